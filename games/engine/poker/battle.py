@@ -1,0 +1,160 @@
+"""Answers in a bet battle (Fold, Call, Raise) and how a called battle is decided.
+
+Source: palace-poker.txt, "Bet (or battle)", "Fold", "Call", "Banner Suits", "Ties", "Raise";
+palace-poker-hindi.txt agrees on these sections.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from games.engine.errors import IllegalAction
+from games.engine.evaluator import best_hand
+from games.engine.poker.context import Ctx, private, public
+from games.engine.poker.ending import award
+from games.engine.poker.play import after_elimination
+from games.engine.poker.state import Battle
+
+
+def raise_minimum(t: Any) -> int:
+    """The smallest raise (chips beyond the call) the responder may make now (``t``: a state or draft).
+
+    Source: palace-poker.txt, "Raise": the defender's first raise is one big bet, or one small bet
+    if he has no soldiers ("double it to two small bets"); in limit every later raise is one big
+    bet (the Brad/Frank example: 5, then 10, then 10). No-limit re-raises "can be any amount": the
+    text is silent on a floor, so the smallest is one small bet.
+    """
+    battle = t.battle
+    options = t.options
+    if battle.raises == 0:
+        return options.big_bet if t.soldiers[battle.defender] else options.small_bet
+    return options.big_bet if options.betting == "limit" else options.small_bet
+
+
+def fold(ctx: Ctx, seat: int) -> None:
+    """The responder gives up the battle and is out of the hand.
+
+    An uncalled raise of the other side goes back to it (palace-poker.txt, "Raise": an attacker
+    who folds to a raise leaves the defender's raise with the defender); the attacker's bet stays
+    in the pot. The winner takes the loser's banner and soldiers as soldiers.
+    """
+    battle = ctx.t.battle
+    winner = battle.opponent(seat)
+    ctx.emit("battle_fold", seat, opponent=winner)
+    ctx.refund(winner, battle.uncalled, reason="uncalled_raise")
+    _lose(ctx, seat, winner, by="fold")
+
+
+def call(ctx: Ctx, seat: int) -> None:
+    """Pay what is owed (all of one's stack if short) and decide the battle.
+
+    A responder short of the call may call with all he has (the text is silent; the battle is for
+    elimination, not for a side pot): the part of a raise he cannot meet goes back to the raiser.
+    """
+    t = ctx.t
+    battle = t.battle
+    cost = min(battle.owed, t.stacks[seat])
+    ctx.pay(seat, cost)
+    t.battle = battle = _with_put_in(battle, seat, cost)
+    ctx.emit("call", seat, cost=cost, all_in=cost < battle.owed)
+    if cost < battle.owed and battle.uncalled:
+        ctx.refund(battle.opponent(seat), min(battle.uncalled, battle.owed - cost), reason="uncalled_raise")
+    _decide(ctx, caller=seat)
+
+
+def raise_(ctx: Ctx, seat: int, amount: int | None) -> None:
+    """Meet what is owed and add ``amount`` chips (the raise); the other side answers next.
+
+    Limit raises are fixed (``amount`` optional); no-limit raises are at least ``raise_minimum``.
+    At most ``max_raises`` raises per battle (palace-poker.txt, "Raise": three). Raises
+    ``IllegalAction`` ``raise_cap``, ``invalid_amount``, ``insufficient_chips``.
+    """
+    t = ctx.t
+    battle = t.battle
+    if battle.raises >= t.options.max_raises:
+        raise IllegalAction("raise_cap", f"no more than {t.options.max_raises} raises in a battle")
+    amount = ctx.chosen_amount(amount, raise_minimum(t), what="raise")
+    cost = battle.owed + amount
+    if cost > t.stacks[seat]:
+        raise IllegalAction("insufficient_chips", f"calling and raising costs {cost} chips; you have {t.stacks[seat]}")
+    ctx.pay(seat, cost)
+    ctx.emit("raise", seat, cost=cost, amount=amount)
+    t.battle = replace(
+        _with_put_in(battle, seat, cost),
+        responder=battle.opponent(seat),
+        owed=amount,
+        uncalled=amount,
+        raises=battle.raises + 1,
+    )
+
+
+def _with_put_in(battle: Battle, seat: int, chips: int) -> Battle:
+    attacker, defender = battle.put_in
+    if seat == battle.attacker:
+        return replace(battle, put_in=(attacker + chips, defender))
+    return replace(battle, put_in=(attacker, defender + chips))
+
+
+def _decide(ctx: Ctx, *, caller: int) -> None:
+    """Compare the two hands, each without the opponent's banner suit (four of a kind counts whole).
+
+    Source: palace-poker.txt, "Call" (the caller sees the other's palace cards first; the other
+    sees the caller's only if the caller wins), "Banner Suits" and "Ties" (most own-suit cards in
+    the five-card hand wins; still tied, both are out, or they split the pot if they were the last
+    two). On a complete tie each has shown the other his cards (the text is silent).
+    """
+    t = ctx.t
+    battle = t.battle
+    other = battle.opponent(caller)
+    hands = {
+        seat: best_hand(
+            ctx.all_cards_of(seat),
+            exclude_suit=t.banners[battle.opponent(seat)].suit,
+            own_suit=t.banners[seat].suit,
+        )
+        for seat in (caller, other)
+    }
+    _show(ctx, other, to=caller, hand=hands[other].name)
+    if hands[caller].key == hands[other].key:
+        _show(ctx, caller, to=other, hand=hands[caller].name)
+        _tie(ctx, battle.attacker, battle.defender)
+        return
+    winner, loser = (caller, other) if hands[caller].key > hands[other].key else (other, caller)
+    if winner == caller:
+        _show(ctx, caller, to=other, hand=hands[caller].name)
+    ctx.emit("battle_won", winner, loser=loser, by="showdown")
+    _lose(ctx, loser, winner, by="showdown")
+
+
+def _show(ctx: Ctx, owner: int, *, to: int, hand: str) -> None:
+    t = ctx.t
+    t.known[owner].add(to)
+    ctx.emit("palace_shown", owner, to=to, cards={"palace": private(t.palace[owner], {owner, to}, hand=hand)})
+
+
+def _lose(ctx: Ctx, loser: int, winner: int, *, by: str) -> None:
+    t = ctx.t
+    t.discards.extend(t.palace[loser])
+    captured = [t.banners[loser], *t.soldiers[loser]]
+    t.soldiers[winner].extend(captured)
+    t.palace[loser], t.soldiers[loser], t.banners[loser] = [], [], None
+    t.in_hand[loser] = False
+    t.battle = None
+    ctx.emit("captured", winner, loser=loser, by=by, cards={"cards": public(captured)})
+    after_elimination(ctx, winner)
+
+
+def _tie(ctx: Ctx, attacker: int, defender: int) -> None:
+    t = ctx.t
+    t.battle = None
+    if len(ctx.players_in_hand()) == 2:
+        ctx.emit("battle_tied", attacker, defender=defender, outcome="split")
+        award(ctx, [attacker, defender], reason="battle_tie")
+        return
+    ctx.emit("battle_tied", attacker, defender=defender, outcome="both_out")
+    for seat in (attacker, defender):
+        t.discards.extend([*t.palace[seat], t.banners[seat], *t.soldiers[seat]])
+        t.palace[seat], t.soldiers[seat], t.banners[seat] = [], [], None
+        t.in_hand[seat] = False
+    after_elimination(ctx, None)

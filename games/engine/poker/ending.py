@@ -1,0 +1,143 @@
+"""How a hand ends, who takes the pot, and how the match goes on or ends.
+
+Source: palace-poker.txt, "Stay" (a run of turns without chips ends the hand), "Winning the Pot"
+and "Ties"; palace-poker-hindi.txt, "जीतना" agrees on the same-suit split.
+"""
+
+from __future__ import annotations
+
+from games.engine.evaluator import best_hand
+from games.engine.poker.context import Ctx, public
+from games.engine.poker.state import BANNER_DEAL, FINISHED, TURN
+
+
+def check_hand_over(ctx: Ctx) -> bool:
+    """End the hand if one player is left, or if all who are left share one banner suit.
+
+    Source: palace-poker.txt, "Winning the Pot": the last player takes the pot; two or three
+    players left with the same banner suit split it at once. Returns whether the hand ended.
+    """
+    t = ctx.t
+    left = ctx.players_in_hand()
+    if len(left) == 1:
+        award(ctx, left, reason="last_player")
+        return True
+    if len({t.banners[seat].suit for seat in left}) == 1:
+        award(ctx, left, reason="same_banner_suit")
+        return True
+    return False
+
+
+def after_quiet_turn(ctx: Ctx, seat: int) -> bool:
+    """Count a turn that put no chips in; a full run of them ends the hand in a showdown.
+
+    Source: palace-poker.txt, "Stay": when every player still in has taken a turn in a row with
+    Stay, Discard or Fold, the hand ends. Returns whether it did.
+    """
+    t = ctx.t
+    if not t.quiet:
+        t.quiet_start = seat
+    t.quiet.add(seat)
+    if check_hand_over(ctx):
+        return True
+    if set(ctx.players_in_hand()) <= t.quiet:
+        showdown(ctx)
+        return True
+    return False
+
+
+def reset_quiet(ctx: Ctx) -> None:
+    """Chips went in: the run of quiet turns starts again."""
+    ctx.t.quiet = set()
+    ctx.t.quiet_start = None
+
+
+def showdown(ctx: Ctx) -> None:
+    """Everyone left shows his palace cards; the best hand wins, no suit excluded.
+
+    Source: palace-poker.txt, "Stay" (players show starting from the one who began the run) and
+    "Winning the Pot" (ties go to the most cards of one's own banner suit in the five-card hand,
+    then the pot is split).
+    """
+    t = ctx.t
+    start = t.dealer if t.quiet_start is None else t.quiet_start
+    if not t.in_hand[start]:
+        start = ctx.next_in_hand(start)
+    order = [start]
+    while (seat := ctx.next_in_hand(order[-1])) != start:
+        order.append(seat)
+    keys = {}
+    for seat in order:
+        hand = best_hand(ctx.all_cards_of(seat), own_suit=t.banners[seat].suit)
+        keys[seat] = hand.key
+        t.shown[seat] = True
+        ctx.emit(
+            "palace_shown",
+            seat,
+            cards={"palace": public(t.palace[seat]), "hand": public(hand.cards)},
+            hand=hand.name,
+            own_suit_cards=hand.own_suit_count,
+        )
+    best = max(keys.values())
+    award(ctx, [seat for seat in order if keys[seat] == best], reason="showdown")
+
+
+def award(ctx: Ctx, winners: list[int], *, reason: str) -> None:
+    """Give the pot to ``winners`` (split evenly; odd chips to the first winner left of the dealer).
+
+    Then the hand ends: see ``end_hand``.
+    """
+    t = ctx.t
+    share, odd = divmod(t.pot, len(winners))
+    first = next(seat for seat in ((t.dealer + 1 + k) % t.seats for k in range(t.seats)) if seat in winners)
+    amounts = {seat: share + (odd if seat == first else 0) for seat in winners}
+    for seat, chips in amounts.items():
+        t.stacks[seat] += chips
+    ctx.emit(
+        "pot_awarded", None, pot=t.pot, reason=reason, amounts={str(seat): chips for seat, chips in amounts.items()}
+    )
+    t.pot = 0
+    end_hand(ctx)
+
+
+def end_hand(ctx: Ctx) -> None:
+    """Gather the cards; players without chips leave; the match ends or the deal moves left.
+
+    Source: palace-poker.txt, "Example Game Continued" (the next player deals the next hand).
+    The match ends when one player holds every chip or after ``max_hands`` hands (the text has no
+    match; a player with no chips leaves, as in poker-basics-penguin.txt, "Out of chips").
+    """
+    t = ctx.t
+    ctx.emit("hand_ended", None, hand=t.hand_number, stacks=list(t.stacks))
+    n = t.seats
+    t.banners, t.palace, t.soldiers = [None] * n, [[] for _ in range(n)], [[] for _ in range(n)]
+    t.stock, t.discards, t.set_aside = [], [], []
+    t.known, t.shown = [set() for _ in range(n)], [False] * n
+    t.turn = t.step = t.actor = t.battle = t.quiet_start = None
+    t.quiet = set()
+    t.put_in = [0] * n
+    for seat in range(n):
+        if t.in_match[seat] and t.stacks[seat] == 0:
+            t.in_match[seat] = False
+            ctx.emit("player_left", seat, reason="no_chips")
+    t.in_hand = list(t.in_match)
+    alive = [seat for seat in range(n) if t.in_match[seat]]
+    max_hands = t.options.max_hands
+    if len(alive) <= 1 or (max_hands is not None and t.hand_number >= max_hands):
+        top = max(t.stacks[seat] for seat in alive)
+        t.winners = [seat for seat in alive if t.stacks[seat] == top]
+        t.phase = FINISHED
+        t.chance = None
+        ctx.emit("match_ended", None, winners=list(t.winners), stacks=list(t.stacks), hands=t.hand_number)
+        return
+    t.dealer = next(seat for seat in ((t.dealer + 1 + k) % n for k in range(n)) if t.in_match[seat])
+    t.phase = BANNER_DEAL
+    t.chance = "banner_deal"
+
+
+def next_turn(ctx: Ctx, after: int) -> None:
+    """The turn passes clockwise to the next player still in (palace-poker.txt, "The Play")."""
+    t = ctx.t
+    t.turn = ctx.next_in_hand(after)
+    t.step = TURN
+    t.actor = None

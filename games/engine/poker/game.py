@@ -1,0 +1,199 @@
+"""Palace Poker behind the common game interface (``games.engine.protocol.Game``).
+
+Action types and their fields (amounts in chips):
+
+- ``buy``: pay one small bet, draw a soldier; then the same seat owes a ``discard``.
+- ``discard`` ``cards``: on one's turn, one or more soldiers; as the step owed after a buy or a
+  won battle, any number (none = keep) leaving at most five soldiers.
+- ``bet`` ``target`` [``amount``]: attack a seat; ``amount`` is the bet (fixed in limit, at
+  least the minimum in no-limit).
+- ``stay``; ``fold`` (on one's turn or as a battle's responder).
+- ``call``; ``raise`` [``amount``]: the raise beyond the call (fixed in limit).
+- ``shuffle`` ``cards``: chance's action, the new order of the cards being shuffled, top first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from games.engine.cards import Card
+from games.engine.chance import check_shuffle
+from games.engine.errors import IllegalAction
+from games.engine.poker import battle, deal, play
+from games.engine.poker.context import Ctx
+from games.engine.poker.legal import default_action, legal_actions, seat_to_act
+from games.engine.poker.options import parse_options
+from games.engine.poker.state import (
+    BATTLE,
+    DISCARD,
+    FINISHED,
+    TURN,
+    PokerState,
+    state_from_json,
+    state_to_json,
+)
+from games.engine.poker.view import view
+from games.engine.protocol import Action, CardGroup, ChanceRequest, Event, LegalAction, Viewer
+
+ACTION_TYPES = ("buy", "discard", "bet", "stay", "fold", "call", "raise")
+
+_FIELDS: dict[str, set[str]] = {
+    "buy": set(),
+    "discard": {"cards"},
+    "bet": {"target", "amount"},
+    "stay": set(),
+    "fold": set(),
+    "call": set(),
+    "raise": {"amount"},
+}
+
+_CHANCE: dict[str, Callable[[Ctx, tuple[Card, ...]], None]] = {
+    "first_dealer": deal.draw_for_dealer,
+    "banner_deal": deal.start_hand,
+    "banner_redeal": deal.redeal_banners,
+    "palace_deal": deal.deal_palace,
+    "stock_rebuild": play.rebuild_stock,
+}
+
+
+class PalacePoker:
+    """Palace Poker (palace-poker.txt): banners, palace cards, soldiers, heads-up bet battles."""
+
+    kind = "palace-poker"
+
+    def new_game(self, options: Mapping[str, Any] | None, seats: int) -> PokerState:
+        """The state before the first shuffle. Raises ``InvalidOptions`` (see ``parse_options``)."""
+        opts = parse_options(options, seats)
+        state = PokerState(
+            options=opts,
+            seats=seats,
+            stacks=(opts.starting_stack,) * seats,
+            in_match=(True,) * seats,
+            phase="",
+        )
+        return deal.initial_state(state)
+
+    def to_act(self, state: PokerState) -> tuple[int, ...]:
+        """The one seat whose decision it is; empty while chance acts or after the match."""
+        seat = seat_to_act(state)
+        return () if seat is None else (seat,)
+
+    def chance_request(self, state: PokerState) -> ChanceRequest | None:
+        """The shuffle owed now, with exactly the cards it must order."""
+        if state.chance is None:
+            return None
+        return ChanceRequest(purpose=state.chance, cards=deal.shuffle_cards(state), number=state.shuffles)
+
+    def legal_actions(self, state: PokerState, seat: int) -> tuple[LegalAction, ...]:
+        """See ``games.engine.poker.legal.legal_actions``."""
+        return legal_actions(state, seat)
+
+    def default_action(self, state: PokerState, seat: int) -> Action:
+        """See ``games.engine.poker.legal.default_action``."""
+        return default_action(state, seat)
+
+    def apply(self, state: PokerState, action: Action) -> tuple[PokerState, tuple[Event, ...]]:
+        """Apply a decision or a shuffle; the input state is never changed.
+
+        Raises ``IllegalAction`` with codes ``game_over``, ``awaiting_shuffle``, ``no_shuffle_due``,
+        ``invalid_shuffle``, ``unknown_action``, ``not_your_turn``, ``action_not_allowed``,
+        ``unexpected_field`` and those of the action itself (``insufficient_chips``,
+        ``same_banner_suit``, ``invalid_target``, ``invalid_amount``, ``too_many_soldiers``, ...).
+        """
+        if state.phase == FINISHED:
+            raise IllegalAction("game_over", "the match is over")
+        ctx = Ctx(state)
+        if action.type == "shuffle" or state.chance is not None:
+            self._apply_chance(ctx, state, action)
+        else:
+            self._apply_decision(ctx, state, action)
+        new_state = ctx.t.freeze()
+        return new_state, tuple(ctx.events)
+
+    def _apply_chance(self, ctx: Ctx, state: PokerState, action: Action) -> None:
+        request = self.chance_request(state)
+        if request is None:
+            raise IllegalAction("no_shuffle_due", "no shuffle is due now")
+        if action.type != "shuffle":
+            raise IllegalAction("awaiting_shuffle", "the dealer is shuffling; no decision is due")
+        check_shuffle(request, action)
+        ctx.t.chance = None
+        ctx.t.shuffles += 1
+        ctx.emit(
+            "shuffle",
+            None,
+            cards={"order": _staff_only(action.cards)},
+            purpose=request.purpose,
+            size=len(action.cards),
+            number=request.number,
+        )
+        _CHANCE[request.purpose](ctx, action.cards)
+
+    def _apply_decision(self, ctx: Ctx, state: PokerState, action: Action) -> None:
+        if action.type not in ACTION_TYPES:
+            raise IllegalAction("unknown_action", f"unknown action type {action.type!r}; one of {list(ACTION_TYPES)}")
+        if action.seat is None or action.seat not in self.to_act(state):
+            raise IllegalAction("not_your_turn", "it is not this seat's decision")
+        given = {
+            name
+            for name, present in (
+                ("cards", bool(action.cards)),
+                ("target", action.target is not None),
+                ("amount", action.amount is not None),
+            )
+            if present
+        }
+        extra = given - _FIELDS[action.type]
+        if extra:
+            raise IllegalAction("unexpected_field", f"{action.type!r} takes no {sorted(extra)}")
+        seat = action.seat
+        if action.timeout:
+            ctx.emit("timeout", seat, action=action.type)
+        handler = _handler(state.step, action.type)
+        if handler is None:
+            raise IllegalAction("action_not_allowed", f"{action.type!r} is not allowed now (step {state.step!r})")
+        handler(ctx, seat, action)
+
+    def view(self, state: PokerState, viewer: Viewer) -> dict[str, Any]:
+        """See ``games.engine.poker.view.view``."""
+        return view(state, viewer)
+
+    def is_over(self, state: PokerState) -> bool:
+        """Whether the match has ended."""
+        return state.phase == FINISHED
+
+    def state_to_json(self, state: PokerState) -> dict[str, Any]:
+        """Every field as JSON (holds hidden cards: staff and snapshots only)."""
+        return state_to_json(state)
+
+    def state_from_json(self, data: dict[str, Any]) -> PokerState:
+        """Inverse of ``state_to_json``."""
+        return state_from_json(data)
+
+
+def _staff_only(cards: tuple[Card, ...]) -> CardGroup:
+    return CardGroup(cards=cards, visible_to=frozenset())
+
+
+def _handler(step: str | None, type_: str) -> Callable[[Ctx, int, Action], None] | None:
+    if step == TURN:
+        return {
+            "buy": lambda ctx, seat, a: play.buy(ctx, seat),
+            "discard": lambda ctx, seat, a: play.discard_turn(ctx, seat, a.cards),
+            "bet": lambda ctx, seat, a: play.bet(ctx, seat, a.target, a.amount),
+            "stay": lambda ctx, seat, a: play.stay(ctx, seat),
+            "fold": lambda ctx, seat, a: play.fold_turn(ctx, seat),
+        }.get(type_)
+    if step == DISCARD:
+        return {"discard": lambda ctx, seat, a: play.discard_step(ctx, seat, a.cards)}.get(type_)
+    if step == BATTLE:
+        return {
+            "fold": lambda ctx, seat, a: battle.fold(ctx, seat),
+            "call": lambda ctx, seat, a: battle.call(ctx, seat),
+            "raise": lambda ctx, seat, a: battle.raise_(ctx, seat, a.amount),
+        }.get(type_)
+    return None
+
+
+PALACE_POKER = PalacePoker()

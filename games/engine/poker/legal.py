@@ -1,0 +1,91 @@
+"""What a seat may do now, with the chips each choice costs, and what a timeout does for it."""
+
+from __future__ import annotations
+
+from games.engine.errors import IllegalAction
+from games.engine.poker.battle import raise_minimum
+from games.engine.poker.options import MAX_SOLDIERS
+from games.engine.poker.state import BATTLE, DISCARD, FINISHED, TURN, PokerState
+from games.engine.protocol import Action, LegalAction
+
+
+def seat_to_act(state: PokerState) -> int | None:
+    """The seat whose decision it is, or ``None`` while chance acts or after the match."""
+    if state.chance is not None or state.phase == FINISHED:
+        return None
+    if state.step == TURN:
+        return state.turn
+    if state.step == DISCARD:
+        return state.actor
+    if state.step == BATTLE and state.battle is not None:
+        return state.battle.responder
+    return None
+
+
+def legal_actions(state: PokerState, seat: int) -> tuple[LegalAction, ...]:
+    """The decisions open to ``seat`` (empty when it is not his decision).
+
+    On a turn: ``buy`` (when the stock or the discard pile has a card and he has a small bet),
+    ``discard`` (when he has soldiers), ``bet`` (targets: players still in whose banner suit differs
+    from his, when he can pay the bet), ``stay``, ``fold``. In a discard step: ``discard`` of any
+    of his soldiers, at least as many as take him above five. In a battle: ``fold``, ``call``
+    (costing at most his stack), ``raise`` (while under the raise cap and affordable).
+    """
+    if seat_to_act(state) != seat:
+        return ()
+    options = state.options
+    stack = state.stacks[seat]
+    soldiers = state.soldiers[seat]
+    if state.step == DISCARD:
+        return (
+            LegalAction(
+                type="discard",
+                cards=soldiers,
+                min_cards=max(0, len(soldiers) - MAX_SOLDIERS),
+                max_cards=len(soldiers),
+            ),
+        )
+    battle = state.battle
+    if state.step == BATTLE and battle is not None:
+        actions = [LegalAction(type="fold"), LegalAction(type="call", cost=min(battle.owed, stack))]
+        if battle.raises < options.max_raises:
+            minimum = raise_minimum(state)
+            if battle.owed + minimum <= stack:
+                maximum = minimum if options.betting == "limit" else stack - battle.owed
+                actions.append(
+                    LegalAction(type="raise", cost=battle.owed + minimum, min_amount=minimum, max_amount=maximum)
+                )
+        return tuple(actions)
+    actions = []
+    if (state.stock or state.discards) and stack >= options.small_bet:
+        actions.append(LegalAction(type="buy", cost=options.small_bet))
+    if soldiers:
+        actions.append(LegalAction(type="discard", cards=soldiers, min_cards=1, max_cards=len(soldiers)))
+    minimum = (len(soldiers) + 1) * options.small_bet
+    own_suit = state.banners[seat].suit  # type: ignore[union-attr]
+    targets = tuple(
+        (other, minimum)
+        for other in state.players_in_hand()
+        if other != seat and state.banners[other].suit != own_suit  # type: ignore[union-attr]
+    )
+    if targets and stack >= minimum:
+        maximum = minimum if options.betting == "limit" else stack
+        actions.append(LegalAction(type="bet", cost=minimum, targets=targets, min_amount=minimum, max_amount=maximum))
+    actions.append(LegalAction(type="stay"))
+    actions.append(LegalAction(type="fold"))
+    return tuple(actions)
+
+
+def default_action(state: PokerState, seat: int) -> Action:
+    """The action a turn timeout applies: Stay on a turn, Fold in a battle, and in a discard step
+    keep, dropping the lowest soldiers when over five. Raises ``IllegalAction("not_your_turn")``."""
+    if seat_to_act(state) != seat:
+        raise IllegalAction("not_your_turn", "it is not this seat's decision")
+    if state.step == TURN:
+        return Action(type="stay", seat=seat, timeout=True)
+    if state.step == BATTLE:
+        return Action(type="fold", seat=seat, timeout=True)
+    soldiers = state.soldiers[seat]
+    excess = max(0, len(soldiers) - MAX_SOLDIERS)
+    lowest = tuple(sorted(soldiers, key=lambda card: card.rank)[:excess])
+    return Action(type="discard", seat=seat, cards=lowest, timeout=True)

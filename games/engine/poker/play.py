@@ -1,0 +1,195 @@
+"""A player's turn: Buy, Discard, Bet (start a battle), Stay, Fold, and the discard step.
+
+Source: palace-poker.txt, "The Play", "Buy", "Discard", "Bet (or battle)", "Stay", "Fold";
+palace-poker-hindi.txt, the same sections, agrees.
+"""
+
+from __future__ import annotations
+
+from games.engine.cards import Card, format_cards
+from games.engine.errors import IllegalAction
+from games.engine.poker.context import Ctx, public
+from games.engine.poker.ending import after_quiet_turn, check_hand_over, next_turn, reset_quiet
+from games.engine.poker.options import MAX_SOLDIERS
+from games.engine.poker.state import BATTLE, DISCARD, DRAW, Battle
+
+
+def buy(ctx: Ctx, seat: int) -> None:
+    """Pay one small bet and take the top card of the stock as a soldier; a discard step follows.
+
+    Source: palace-poker.txt, "Buy": when the stock is empty and a player wants to buy, the discard
+    pile is shuffled into a new stock (chance ``stock_rebuild``); with both empty, Buy is not
+    available. Raises ``IllegalAction`` ``nothing_to_buy`` / ``insufficient_chips``.
+    """
+    t = ctx.t
+    if not t.stock and not t.discards:
+        raise IllegalAction("nothing_to_buy", "the stock and the discard pile are both empty")
+    cost = t.options.small_bet
+    if t.stacks[seat] < cost:
+        raise IllegalAction("insufficient_chips", f"buying costs {cost} chips; you have {t.stacks[seat]}")
+    ctx.pay(seat, cost)
+    reset_quiet(ctx)
+    ctx.emit("buy", seat, cost=cost)
+    t.actor = seat
+    if t.stock:
+        draw_soldier(ctx)
+    else:
+        t.step = DRAW
+        t.chance = "stock_rebuild"
+
+
+def rebuild_stock(ctx: Ctx, order: tuple[Card, ...]) -> None:
+    """The shuffled discard pile becomes the stock, and the waiting buyer draws."""
+    t = ctx.t
+    t.stock = list(order)
+    t.discards = []
+    t.chance = None
+    ctx.emit("stock_rebuilt", None, size=len(t.stock))
+    draw_soldier(ctx)
+
+
+def draw_soldier(ctx: Ctx) -> None:
+    """The buyer (``t.actor``) takes the top card of the stock face up; then he owes a discard step."""
+    t = ctx.t
+    card = t.stock.pop(0)
+    t.soldiers[t.actor].append(card)
+    ctx.emit("soldier_drawn", t.actor, cards={"card": public([card])})
+    t.step = DISCARD
+
+
+def _soldiers_named(ctx: Ctx, seat: int, cards: tuple[Card, ...]) -> list[Card]:
+    own = ctx.t.soldiers[seat]
+    if len(set(cards)) != len(cards):
+        raise IllegalAction("duplicate_cards", "a card is named twice")
+    missing = [card for card in cards if card not in own]
+    if missing:
+        raise IllegalAction("not_your_soldier", f"not among your soldiers: {format_cards(missing)}")
+    return list(cards)
+
+
+def discard_turn(ctx: Ctx, seat: int, cards: tuple[Card, ...]) -> None:
+    """Discard one or more soldiers to the face-down pile, for free; the turn puts no chips in.
+
+    Source: palace-poker.txt, "Discard". Raises ``IllegalAction`` ``no_cards`` when none is named.
+    """
+    if not cards:
+        raise IllegalAction("no_cards", "a Discard turn discards at least one soldier")
+    _move_to_discards(ctx, seat, _soldiers_named(ctx, seat, cards))
+    if not after_quiet_turn(ctx, seat):
+        next_turn(ctx, seat)
+
+
+def discard_step(ctx: Ctx, seat: int, cards: tuple[Card, ...]) -> None:
+    """After a buy or a won battle: discard any soldiers (none = keep), ending with at most five.
+
+    Source: palace-poker.txt, "Buy" (any number, the card just bought included) and "Fold" (the
+    winner treats captured cards as soldiers, five at most). Raises ``too_many_soldiers``.
+    """
+    t = ctx.t
+    named = _soldiers_named(ctx, seat, cards)
+    if len(t.soldiers[seat]) - len(named) > MAX_SOLDIERS:
+        raise IllegalAction(
+            "too_many_soldiers",
+            f"you hold {len(t.soldiers[seat])} soldiers: discard at least {len(t.soldiers[seat]) - MAX_SOLDIERS}",
+        )
+    _move_to_discards(ctx, seat, named)
+    next_turn(ctx, t.turn)
+
+
+def _move_to_discards(ctx: Ctx, seat: int, cards: list[Card]) -> None:
+    t = ctx.t
+    for card in cards:
+        t.soldiers[seat].remove(card)
+        t.discards.append(card)
+    ctx.emit("discard", seat, cards={"cards": public(cards)})
+
+
+def stay(ctx: Ctx, seat: int) -> None:
+    """Do nothing this turn (palace-poker.txt, "Stay")."""
+    ctx.emit("stay", seat)
+    if not after_quiet_turn(ctx, seat):
+        next_turn(ctx, seat)
+
+
+def fold_turn(ctx: Ctx, seat: int) -> None:
+    """Leave the hand on one's own turn (palace-poker.txt, "Fold", the second one).
+
+    The text does not say where a folder's banner and soldiers go when no battle is involved:
+    with his palace cards they go face down to the discard pile, and nobody takes them.
+    """
+    t = ctx.t
+    out = [*t.palace[seat], t.banners[seat], *t.soldiers[seat]]
+    t.discards.extend(out)
+    t.palace[seat], t.soldiers[seat], t.banners[seat] = [], [], None
+    t.in_hand[seat] = False
+    ctx.emit("fold", seat)
+    if not after_quiet_turn(ctx, seat):
+        next_turn(ctx, seat)
+
+
+def attack_cost(ctx: Ctx, seat: int) -> int:
+    """(soldiers + 1 banner) x small bet: the bet in limit, the minimum in no-limit.
+
+    Source: palace-poker.txt, "Bet (or battle)".
+    """
+    return (len(ctx.t.soldiers[seat]) + 1) * ctx.t.options.small_bet
+
+
+def call_cost(ctx: Ctx, attacker: int, defender: int, bet: int) -> int:
+    """What the defender pays to call: his own face-up cards x small bet, or in no-limit the
+    attacker's bet shifted by one small bet per face-up card the defender has more (or fewer).
+
+    Source: palace-poker.txt, "Call" (the Dave/Christine example: a 100 bet is called for 90 with
+    two soldiers fewer, for 105 with one more). In limit both formulas give the same amount.
+    """
+    t = ctx.t
+    return bet + (len(t.soldiers[defender]) - len(t.soldiers[attacker])) * t.options.small_bet
+
+
+def bet(ctx: Ctx, seat: int, target: int | None, amount: int | None) -> None:
+    """Attack ``target``: put in the bet and start a battle that the defender answers.
+
+    Source: palace-poker.txt, "Bet (or battle)": never against a banner of one's own suit; the bet
+    is (soldiers + 1) x small bet, which no-limit treats as the minimum. ``amount``: the bet in
+    chips (optional in limit). Raises ``IllegalAction`` ``invalid_target``, ``same_banner_suit``,
+    ``invalid_amount``, ``insufficient_chips``.
+    """
+    t = ctx.t
+    if target is None or not (0 <= target < t.seats) or target == seat or not t.in_hand[target]:
+        raise IllegalAction("invalid_target", "bet against another seat still in the hand ('target')")
+    if t.banners[target].suit == t.banners[seat].suit:
+        raise IllegalAction("same_banner_suit", "you cannot bet against a banner of your own suit")
+    amount = ctx.chosen_amount(amount, attack_cost(ctx, seat), what="bet")
+    if amount > t.stacks[seat]:
+        raise IllegalAction("insufficient_chips", f"the bet costs {amount} chips; you have {t.stacks[seat]}")
+    ctx.pay(seat, amount)
+    reset_quiet(ctx)
+    ctx.emit("bet", seat, target=target, amount=amount)
+    t.battle = Battle(
+        attacker=seat,
+        defender=target,
+        bet=amount,
+        responder=target,
+        owed=call_cost(ctx, seat, target, amount),
+        put_in=(amount, 0),
+    )
+    t.step = BATTLE
+
+
+def after_elimination(ctx: Ctx, winner: int | None) -> None:
+    """Once a battle is decided: end the hand if it is over, else the winner's discard step (if
+    any) and then the next turn after the attacker."""
+    t = ctx.t
+    if check_hand_over(ctx):
+        return
+    if winner is None:
+        next_turn(ctx, t.turn)
+    else:
+        t.step = DISCARD
+        t.actor = winner
+
+
+def check_seat_cards(cards: tuple[Card, ...]) -> None:
+    """Actions that name no cards must carry none."""
+    if cards:
+        raise IllegalAction("unexpected_cards", "this action names no cards")

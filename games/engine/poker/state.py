@@ -1,0 +1,210 @@
+"""The Palace Poker state: one frozen record per moment of a match.
+
+Zones of the 52 cards during a hand (palace-poker.txt, "The Deal" and "The Play"): the stock
+(face down, top card first), the discard pile (face down, top card last), the banner-deal rejects
+set aside (face up), and per seat the banner, the soldiers (both face up) and the three palace
+cards (face down). Between hands every card is back in the deck and no zone holds one.
+
+States are never mutated: ``rules.apply`` thaws one into a ``Draft`` (lists and sets), changes the
+draft and freezes it back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+from games.engine.cards import Card, card_codes, parse_cards
+from games.engine.poker.options import PokerOptions
+
+# Phases of the match.
+CHOOSE_DEALER = "choose_dealer"
+BANNER_DEAL = "banner_deal"
+PALACE_DEAL = "palace_deal"
+PLAY = "play"
+FINISHED = "finished"
+
+# Steps of the play phase: whose decision and of what kind.
+TURN = "turn"  # the player on turn chooses buy / discard / bet / stay / fold
+DISCARD = "discard"  # after a buy or a won battle, that player keeps or discards soldiers
+BATTLE = "battle"  # the responder of a battle folds, calls or raises
+DRAW = "draw"  # a buyer waits for the stock to be rebuilt (chance)
+
+
+@dataclass(frozen=True, slots=True)
+class Battle:
+    """A heads-up bet battle in progress (palace-poker.txt, "Bet (or battle)", "Call", "Raise").
+
+    ``responder``: the seat to decide (the defender first); ``owed``: chips the responder puts in
+    to call; ``uncalled``: the last raise of the other side, returned to it if the responder folds;
+    ``raises``: raises made so far; ``put_in``: chips each side put in this battle (attacker,
+    defender).
+    """
+
+    attacker: int
+    defender: int
+    bet: int
+    responder: int
+    owed: int
+    uncalled: int = 0
+    raises: int = 0
+    put_in: tuple[int, int] = (0, 0)
+
+    def opponent(self, seat: int) -> int:
+        """The other side of the battle."""
+        return self.defender if seat == self.attacker else self.attacker
+
+
+@dataclass(frozen=True, slots=True)
+class PokerState:
+    """Everything about a Palace Poker match at one moment. Chips are integers.
+
+    Per-seat tuples are indexed by seat (0..n-1, clockwise). ``chance``: the purpose of the shuffle
+    chance owes now, or ``None``; ``actor``: the seat owing a ``DISCARD`` (or waiting in ``DRAW``);
+    ``quiet``: seats that took a turn without putting chips in since chips last went in (with
+    ``quiet_start``, who began that run); ``known``: per seat, the other seats that have seen its
+    palace cards; ``shown``: per seat, palace cards shown to everyone at a showdown.
+    """
+
+    options: PokerOptions
+    seats: int
+    stacks: tuple[int, ...]
+    in_match: tuple[bool, ...]
+    phase: str
+    chance: str | None = None
+    shuffles: int = 0
+    hand_number: int = 0
+    dealer: int | None = None
+    dealer_contenders: tuple[int, ...] = ()
+    dealer_cards: tuple[tuple[Card, ...], ...] = ()
+    in_hand: tuple[bool, ...] = ()
+    banners: tuple[Card | None, ...] = ()
+    palace: tuple[tuple[Card, ...], ...] = ()
+    soldiers: tuple[tuple[Card, ...], ...] = ()
+    stock: tuple[Card, ...] = ()
+    discards: tuple[Card, ...] = ()
+    set_aside: tuple[Card, ...] = ()
+    deal_index: int = 0
+    pot: int = 0
+    put_in: tuple[int, ...] = ()
+    turn: int | None = None
+    step: str | None = None
+    actor: int | None = None
+    quiet: frozenset[int] = frozenset()
+    quiet_start: int | None = None
+    battle: Battle | None = None
+    known: tuple[frozenset[int], ...] = ()
+    shown: tuple[bool, ...] = ()
+    winners: tuple[int, ...] = ()
+
+    def deal_order(self) -> tuple[int, ...]:
+        """Seats in this hand, from the dealer's left clockwise, the dealer last."""
+        if self.dealer is None:
+            return ()
+        return tuple(
+            seat
+            for seat in ((self.dealer + 1 + k) % self.seats for k in range(self.seats))
+            if self.in_hand and self.in_hand[seat]
+        )
+
+    def face_up(self, seat: int) -> int:
+        """Face-up cards of ``seat``: soldiers plus the banner."""
+        return len(self.soldiers[seat]) + 1
+
+    def players_in_hand(self) -> tuple[int, ...]:
+        """Seats still in the hand, in seat order."""
+        return tuple(seat for seat in range(self.seats) if self.in_hand and self.in_hand[seat])
+
+
+class Draft:
+    """A mutable copy of a ``PokerState``: tuples become lists, frozensets become sets.
+
+    Only ``rules`` uses it, to write the rules as plain assignments; ``freeze`` returns a new state.
+    """
+
+    def __init__(self, state: PokerState) -> None:
+        for f in fields(PokerState):
+            setattr(self, f.name, _thaw(getattr(state, f.name)))
+
+    def freeze(self) -> PokerState:
+        """The immutable state equal to this draft."""
+        return PokerState(**{f.name: _freeze(getattr(self, f.name)) for f in fields(PokerState)})
+
+    def __getattr__(self, name: str) -> Any:  # pragma: no cover - only for type checkers
+        raise AttributeError(name)
+
+
+def _thaw(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_thaw(item) for item in value]
+    if isinstance(value, frozenset):
+        return set(value)
+    return value
+
+
+def _freeze(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_freeze(item) for item in value)
+    if isinstance(value, set):
+        return frozenset(value)
+    return value
+
+
+# JSON --------------------------------------------------------------------------------------------
+
+_CARD_LISTS = {"stock", "discards", "set_aside"}
+_CARD_LIST_PER_SEAT = {"dealer_cards", "palace", "soldiers"}
+
+
+def state_to_json(state: PokerState) -> dict[str, Any]:
+    """Every field as plain JSON (cards as codes). Staff only: it holds the stock and palace cards."""
+    out: dict[str, Any] = {}
+    for f in fields(PokerState):
+        value = getattr(state, f.name)
+        if f.name == "options":
+            out[f.name] = value.to_json()
+        elif f.name in _CARD_LISTS:
+            out[f.name] = card_codes(value)
+        elif f.name in _CARD_LIST_PER_SEAT:
+            out[f.name] = [card_codes(cards) for cards in value]
+        elif f.name == "banners":
+            out[f.name] = [None if card is None else card.code for card in value]
+        elif f.name == "battle":
+            out[f.name] = None if value is None else {g.name: _plain(getattr(value, g.name)) for g in fields(Battle)}
+        else:
+            out[f.name] = _plain(value)
+    return out
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, frozenset):
+        return sorted(value)
+    if isinstance(value, tuple):
+        return [_plain(item) for item in value]
+    return value
+
+
+def state_from_json(data: dict[str, Any]) -> PokerState:
+    """Inverse of ``state_to_json``."""
+    values: dict[str, Any] = {}
+    for f in fields(PokerState):
+        raw = data[f.name]
+        if f.name == "options":
+            values[f.name] = PokerOptions(**raw)
+        elif f.name in _CARD_LISTS:
+            values[f.name] = parse_cards(raw)
+        elif f.name in _CARD_LIST_PER_SEAT:
+            values[f.name] = tuple(parse_cards(cards) for cards in raw)
+        elif f.name == "banners":
+            values[f.name] = tuple(None if code is None else Card.parse(code) for code in raw)
+        elif f.name == "battle":
+            values[f.name] = None if raw is None else Battle(**{**raw, "put_in": tuple(raw["put_in"])})
+        elif f.name in ("quiet",):
+            values[f.name] = frozenset(raw)
+        elif f.name == "known":
+            values[f.name] = tuple(frozenset(seats) for seats in raw)
+        elif isinstance(raw, list):
+            values[f.name] = tuple(raw)
+        else:
+            values[f.name] = raw
+    return replace(PokerState(options=values["options"], seats=0, stacks=(), in_match=(), phase=""), **values)

@@ -1,0 +1,116 @@
+"""Django settings for Palace API, all read from the environment (see README, "Configuration")."""
+
+from pathlib import Path
+
+from palace_api.env import (
+    broker_transport_options,
+    make_env,
+    read_allowed_hosts,
+    read_celery_broker_url,
+    read_celery_result_backend,
+    read_database,
+    read_debug,
+    read_secret_key,
+)
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+env = make_env()
+
+DEBUG = read_debug(env)
+SECRET_KEY = read_secret_key(env, debug=DEBUG)
+ALLOWED_HOSTS = read_allowed_hosts(env)
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "drf_spectacular",
+    "games",
+    "players",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "palace_api.urls"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+WSGI_APPLICATION = "palace_api.wsgi.application"
+ASGI_APPLICATION = "palace_api.asgi.application"
+
+DATABASES = {"default": read_database(env, base_dir=BASE_DIR)}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = Path(env.str("STATIC_ROOT", default=str(BASE_DIR / "staticfiles")))
+
+REST_FRAMEWORK = {
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # Closed by default: each view that is open says so.
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.SessionAuthentication"],
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Palace API",
+    "DESCRIPTION": "Game server for Palace Poker and the shedding game Palace.",
+    "VERSION": "0.1.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+}
+
+# Celery: palace_api/celery.py reads every CELERY_* name below.
+CELERY_BROKER_URL = read_celery_broker_url(env, base_dir=BASE_DIR)
+CELERY_RESULT_BACKEND = read_celery_result_backend(env)
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Tasks really go through the broker, in tests too: no eager mode.
+CELERY_TASK_ALWAYS_EAGER = False
+# A task is acknowledged after it ran, and requeued if its worker dies mid-task: bot turns and timeouts are
+# idempotent services, so running one twice is safe and losing one is not.
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# On Redis, visibility_timeout (palace_api/env.py: REDIS_VISIBILITY_TIMEOUT, one hour) bounds how long a task may
+# run or wait for its countdown before Redis hands it to another worker.
+CELERY_BROKER_TRANSPORT_OPTIONS = broker_transport_options(CELERY_BROKER_URL)
+CELERY_TASK_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TIMEZONE = TIME_ZONE

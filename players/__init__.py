@@ -1,0 +1,1 @@
+"""Players: accounts, hashed API tokens, bots as players."""

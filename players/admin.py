@@ -1,0 +1,1 @@
+"""Admin for players. Empty until players has models."""

@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class PlayersConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "players"
+    verbose_name = "Players"
