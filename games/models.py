@@ -1,2 +1,129 @@
-"""Game storage. Empty for now: the event log models (Game, Seat, Event unique on game+seq, Snapshot) come with
-the next issue. The rules themselves live in games/engine/, which must not import this module."""
+"""Game storage: the append-only event log and what is derived from it.
+
+Truth is the ``Event`` rows of a game, in ``seq`` order: seat joins, then every engine action
+(decisions and shuffles) with the engine events it produced. The game's state is those actions
+replayed through ``games.engine``. ``Snapshot`` rows are a disposable cache of replayed states;
+``Game.version``, ``Game.status``, ``Game.deadline`` and ``Seat.to_act`` are projections kept in
+the same transaction as the events they follow from, so reads never replay to answer "whose turn".
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class GameStatus(models.TextChoices):
+    WAITING = "waiting", "waiting for players"
+    ACTIVE = "active", "active"
+    FINISHED = "finished", "finished"
+
+
+class Game(models.Model):
+    """One match of a Palace game. ``options``: the engine's options; ``turn_timeout``: seconds a
+    human has for a decision (``None``: no limit); ``version``: the number of events in the log."""
+
+    kind = models.CharField(max_length=32, db_index=True)
+    seat_count = models.PositiveSmallIntegerField()
+    options = models.JSONField(default=dict)
+    turn_timeout = models.PositiveIntegerField(null=True, blank=True)
+    prearranged_shuffles = models.JSONField(null=True, blank=True)
+    status = models.CharField(max_length=16, choices=GameStatus.choices, default=GameStatus.WAITING, db_index=True)
+    version = models.PositiveIntegerField(default=0)
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    creator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_games")
+    created = models.DateTimeField(auto_now_add=True, db_index=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} #{self.pk} ({self.status}, v{self.version})"
+
+
+class Seat(models.Model):
+    """A seat of a game: ``number`` 0..n-1 clockwise, taken by a player (``bot`` names a policy
+    for bot seats). ``to_act``: this seat owes the current decision (a projection of the log)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="seats"
+    )
+    bot = models.CharField(max_length=32, blank=True, default="")
+    to_act = models.BooleanField(default=False)
+    joined = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="seat_unique_number"),
+            models.UniqueConstraint(
+                fields=["game", "player"], condition=models.Q(player__isnull=False), name="seat_one_per_player"
+            ),
+        ]
+        indexes = [models.Index(fields=["player", "to_act"], name="seat_player_to_act")]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} seat {self.number}"
+
+
+class Event(models.Model):
+    """One entry of a game's log. ``seq`` counts from 1 without gaps (unique with ``game``).
+
+    ``kind``: ``seat_taken``, an engine action type (``bet``, ``buy``...) or ``shuffle``; ``actor``:
+    the seat that acted, ``None`` for chance; ``payload``: ``{"action": <engine action JSON>,
+    "events": [<engine events, staff JSON with per-card visibility>]}``, or ``{"player": id,
+    "bot": ...}`` for a seat taken.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField()
+    kind = models.CharField(max_length=32)
+    actor = models.PositiveSmallIntegerField(null=True, blank=True)
+    payload = models.JSONField()
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [models.UniqueConstraint(fields=["game", "seq"], name="event_unique_seq")]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} #{self.seq} {self.kind}"
+
+
+class Snapshot(models.Model):
+    """A cached engine state after ``version`` events. Deleting every snapshot changes no response."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="snapshots")
+    version = models.PositiveIntegerField()
+    state = models.JSONField()
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "version"], name="snapshot_unique_version")]
+
+
+class IdempotencyStatus(models.TextChoices):
+    IN_FLIGHT = "in_flight", "in flight"
+    DONE = "done", "done"
+
+
+class IdempotencyKey(models.Model):
+    """A client's ``Idempotency-Key`` for one action request, scoped to that client.
+
+    ``request_hash``: SHA-256 of the game and the canonical request body; the stored response is
+    returned again for the same key and body.
+    """
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="idempotency_keys")
+    key = models.CharField(max_length=255)
+    request_hash = models.CharField(max_length=64)
+    status = models.CharField(max_length=16, choices=IdempotencyStatus.choices, default=IdempotencyStatus.IN_FLIGHT)
+    response_status = models.PositiveSmallIntegerField(null=True, blank=True)
+    response_body = models.JSONField(null=True, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "key"], name="idempotency_unique_key")]

@@ -6,6 +6,7 @@ on a made-up environment without reloading Django's settings. ``settings.py`` ca
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -84,3 +85,57 @@ def broker_transport_options(broker_url: str) -> dict[str, Any]:
     if broker_url.startswith(REDIS_SCHEMES):
         return {"visibility_timeout": REDIS_VISIBILITY_TIMEOUT}
     return {}
+
+
+def read_cache(env: environ.Env) -> dict[str, Any]:
+    """CACHE_URL (``redis://127.0.0.1:6379/1``); a per-process in-memory cache if unset or empty.
+
+    Throttle counters live in this cache: with several web processes only a shared cache (Redis) makes a rate
+    a rate for the whole server rather than for each process.
+    """
+    url = env.str("CACHE_URL", default="") or "locmemcache://"
+    return env.cache_url_config(url)
+
+
+# DRF throttle scope -> (environment variable, default rate). A turn-based client polls and acts a few times a
+# second at most, so "user" is generous; registration and staff log-in are open doors, so they are strict.
+THROTTLE_DEFAULTS: dict[str, tuple[str, str]] = {
+    "anon": ("THROTTLE_ANON", "60/min"),
+    "user": ("THROTTLE_USER", "1200/min"),
+    "register": ("THROTTLE_REGISTER", "20/hour"),
+    "login": ("THROTTLE_LOGIN", "20/hour"),
+}
+
+# What DRF's SimpleRateThrottle.parse_rate understands: a count, "/", and a period it reads by its first letter.
+RATE_PATTERN = re.compile(r"[0-9]+/(s|sec|second|m|min|minute|h|hour|d|day)")
+
+
+def read_throttle_rates(env: environ.Env) -> dict[str, str | None]:
+    """Rates of the DRF throttle scopes, e.g. ``THROTTLE_USER=2000/min``; ``none`` turns a scope's throttle off.
+
+    A malformed rate stops the settings from loading, rather than failing on the first throttled request.
+    """
+    rates: dict[str, str | None] = {}
+    for scope, (variable, default) in THROTTLE_DEFAULTS.items():
+        value = env.str(variable, default="").strip() or default
+        if value.lower() == "none":
+            rates[scope] = None
+        elif RATE_PATTERN.fullmatch(value):
+            rates[scope] = value
+        else:
+            raise ImproperlyConfigured(
+                f"{variable}={value!r}: expected a rate like 100/min (s, min, hour, day) or none."
+            )
+    return rates
+
+
+def read_num_proxies(env: environ.Env) -> int:
+    """NUM_PROXIES: how many reverse proxies in front of the server append to X-Forwarded-For.
+
+    0 (the default) identifies a client by its socket address alone, so nobody dodges a per-address throttle
+    by sending a made-up X-Forwarded-For header. Behind one proxy that sets the header, use 1.
+    """
+    value = env.int("NUM_PROXIES", default=0)
+    if value < 0:
+        raise ImproperlyConfigured("NUM_PROXIES must be 0 or more.")
+    return value

@@ -1,16 +1,20 @@
 """Django settings for Palace API, all read from the environment (see README, "Configuration")."""
 
+from datetime import timedelta
 from pathlib import Path
 
 from palace_api.env import (
     broker_transport_options,
     make_env,
     read_allowed_hosts,
+    read_cache,
     read_celery_broker_url,
     read_celery_result_backend,
     read_database,
     read_debug,
+    read_num_proxies,
     read_secret_key,
+    read_throttle_rates,
 )
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -29,6 +33,8 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
+    "knox",
+    "django_filters",
     "drf_spectacular",
     "games",
     "players",
@@ -82,12 +88,38 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = Path(env.str("STATIC_ROOT", default=str(BASE_DIR / "staticfiles")))
 
+# Throttle counters live here (README, "Throttling"): per process unless CACHE_URL names a shared cache.
+CACHES = {"default": read_cache(env)}
+
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     # Closed by default: each view that is open says so.
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.SessionAuthentication"],
+    # "Authorization: Token <token>" (knox keeps only a digest) first, so a 401 names the Token scheme in
+    # WWW-Authenticate; sessions serve the admin and the browsable API.
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "knox.auth.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    # The API speaks JSON only: any other request body is a 415.
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    # One error body for every error: {"code", "detail", ...} (README, "Errors").
+    "EXCEPTION_HANDLER": "palace_api.errors.exception_handler",
+    "DEFAULT_THROTTLE_CLASSES": [
+        "rest_framework.throttling.AnonRateThrottle",
+        "rest_framework.throttling.UserRateThrottle",
+    ],
+    # anon, user, register, login; THROTTLE_<SCOPE> in the environment (palace_api/env.py).
+    "DEFAULT_THROTTLE_RATES": read_throttle_rates(env),
+    "NUM_PROXIES": read_num_proxies(env),
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
+}
+
+# Player tokens never expire (players/services.py creates them with no expiry); staff tokens from
+# /api/v1/auth/token/ live TOKEN_TTL.
+REST_KNOX = {
+    "TOKEN_TTL": timedelta(hours=10),
+    "AUTH_HEADER_PREFIX": "Token",
 }
 
 SPECTACULAR_SETTINGS = {

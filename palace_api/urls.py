@@ -1,9 +1,17 @@
 from django.contrib import admin
-from django.urls import path
+from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("api/v1/", include("players.urls")),
+    path("api/v1/", include("games.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
 ]
+
+# Under /api/ these answer JSON in the API's error shape; elsewhere Django's usual pages (palace_api/errors.py).
+handler400 = "palace_api.errors.bad_request"
+handler403 = "palace_api.errors.permission_denied"
+handler404 = "palace_api.errors.page_not_found"
+handler500 = "palace_api.errors.server_error"

@@ -1,1 +1,40 @@
-"""Player models. Empty for now: accounts, hashed tokens and bot players come with the HTTP API."""
+"""Players: the profile of a Django user who plays (a person or, later, a bot).
+
+Games refer to players by their user (``settings.AUTH_USER_MODEL``); a player's public name is the user's
+``username``. Staff accounts made with ``createsuperuser`` have no Player.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models.functions import Lower
+
+NAME_MAX_LENGTH = 32
+
+
+class Player(models.Model):
+    class Kind(models.TextChoices):
+        HUMAN = "human", "Human"
+        BOT = "bot", "Bot"
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player")
+    # The user's username, repeated here so the database itself keeps names unique regardless of case
+    # (auth.User's own unique index is case-sensitive). Set once, by players.services.player_register.
+    name = models.CharField(max_length=NAME_MAX_LENGTH, editable=False)
+    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.HUMAN)
+    # The policy a bot plays by (the bots issue fills it); null for a human.
+    bot = models.CharField(max_length=64, null=True, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(Lower("name"), name="players_player_name_unique_ci"),
+            models.CheckConstraint(
+                condition=models.Q(kind="human", bot__isnull=True) | models.Q(kind="bot", bot__isnull=False),
+                name="players_player_bot_policy_iff_bot",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name

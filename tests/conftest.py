@@ -1,1 +1,113 @@
-"""Shared test set-up. pytest-django reads DJANGO_SETTINGS_MODULE from pyproject.toml; nothing else is needed yet."""
+"""Shared test fixtures. pytest-django reads DJANGO_SETTINGS_MODULE from pyproject.toml.
+
+Sections: the cache and HTTP clients; players and tokens; throttling. Add a section per area below them.
+
+    def test_something(api_client, auth_client, make_player):
+        alice, alice_token = make_player("alice")
+        response = auth_client(alice_token).get("/api/v1/me/")
+
+None of these is autouse: the engine's Hypothesis tests should not pay for them (and Hypothesis refuses
+function-scoped fixtures around @given tests).
+"""
+
+from __future__ import annotations
+
+import itertools
+import uuid
+from collections.abc import Callable, Iterator
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
+from django.core.cache import cache
+from rest_framework.test import APIClient
+from rest_framework.throttling import SimpleRateThrottle
+
+from players.services import player_register, staff_token_create
+
+# --- the cache and HTTP clients ---
+
+
+@pytest.fixture
+def isolated_cache(settings) -> Iterator[None]:
+    """A fresh in-memory default cache for this test alone.
+
+    Throttle counters live in the cache: this keeps them from leaking between tests, and keeps tests away from
+    a shared cache (CACHE_URL=redis://...) that parallel workers would otherwise share and clear.
+    """
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": f"palace-test-{uuid.uuid4().hex}",
+        }
+    }
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def api_client(isolated_cache) -> APIClient:
+    """An anonymous DRF test client (JSON by default: TEST_REQUEST_DEFAULT_FORMAT)."""
+    return APIClient()
+
+
+@pytest.fixture
+def auth_client(isolated_cache) -> Callable[[str], APIClient]:
+    """``auth_client(token)``: a new client that sends ``Authorization: Token <token>`` on every request."""
+
+    def make(token: str) -> APIClient:
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+        return client
+
+    return make
+
+
+# --- players and tokens ---
+
+STAFF_PASSWORD = "staff-password-for-tests"  # noqa: S105  (a test account's password)
+
+
+@pytest.fixture
+def make_player(db) -> Callable[..., tuple[User, str]]:
+    """``make_player(name=None) -> (user, clear token)``: a registered human player (player1, player2, ...).
+
+    Goes through players.services.player_register, so no HTTP round trip and no register throttle.
+    """
+    numbers = itertools.count(1)
+
+    def make(name: str | None = None) -> tuple[User, str]:
+        return player_register(name=name or f"player{next(numbers)}")
+
+    return make
+
+
+@pytest.fixture
+def make_staff(db) -> Callable[..., tuple[User, str]]:
+    """``make_staff(name="staff", password=STAFF_PASSWORD) -> (user, clear token)``: a staff user and a token."""
+
+    def make(name: str = "staff", password: str = STAFF_PASSWORD) -> tuple[User, str]:
+        user = get_user_model().objects.create_user(username=name, password=password, is_staff=True)
+        _, token = staff_token_create(username=name, password=password)
+        return user, token
+
+    return make
+
+
+# --- throttling ---
+
+
+@pytest.fixture
+def throttle_rates(settings, monkeypatch, isolated_cache) -> Callable[..., None]:
+    """``throttle_rates(register="2/min", user=None, ...)``: rates of DRF throttle scopes for this test.
+
+    DRF reads DEFAULT_THROTTLE_RATES into ``SimpleRateThrottle.THROTTLE_RATES`` once, at import, so overriding
+    the setting alone changes nothing: this patches both (undone after the test). ``None`` turns a scope off.
+    """
+
+    def set_rates(**rates: str | None) -> None:
+        merged = {**SimpleRateThrottle.THROTTLE_RATES, **rates}
+        settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": merged}
+        monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", merged)
+
+    return set_rates

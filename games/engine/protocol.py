@@ -105,6 +105,21 @@ class Event:
             out["cards"] = {name: group.to_json(viewer) for name, group in self.cards.items()}
         return out
 
+    @classmethod
+    def from_json(cls, data: Mapping[str, JSON]) -> Event:
+        """Inverse of ``to_json(STAFF)``: a stored event, ready to be redacted for any viewer."""
+        data = dict(data)
+        type_, seat = data.pop("type"), data.pop("seat")
+        cards = {
+            name: CardGroup(
+                cards=parse_cards(raw["cards"]),
+                visible_to=None if raw["visible_to"] == "all" else frozenset(raw["visible_to"]),
+                hand=raw.get("hand"),
+            )
+            for name, raw in data.pop("cards", {}).items()
+        }
+        return cls(type=type_, seat=seat, data=data, cards=cards)
+
 
 @dataclass(frozen=True, slots=True)
 class Action:
@@ -216,6 +231,9 @@ class Game(Protocol):
     """What a Palace game module provides. ``State`` is the module's own frozen dataclass."""
 
     kind: str
+
+    def normalize_options(self, options: Mapping[str, JSON] | None, seats: int) -> dict[str, JSON]:
+        """Validated options with every default filled in; raises ``InvalidOptions``."""
 
     def new_game(self, options: Mapping[str, JSON], seats: int) -> Any:
         """The initial state; raises ``InvalidOptions`` for bad options or seat counts."""

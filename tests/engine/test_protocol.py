@@ -102,3 +102,19 @@ def test_bad_options_are_refused_with_a_code(options, seats, code):
 def test_ante_defaults_to_half_the_small_bet_rounded_down_palace_poker_banner_cards():
     state = get_game("palace-poker").new_game({"small_bet": 5}, 2)
     assert state.options.ante == 2 and state.options.big_bet == 10
+
+
+def test_stored_events_round_trip_and_redact_like_the_original():
+    event = Event(
+        type="palace_shown",
+        seat=1,
+        data={"to": 3},
+        cards={
+            "palace": CardGroup(parse_cards("Qd Qc 8s"), frozenset({1, 3}), hand="three queens"),
+            "banner": CardGroup(parse_cards("As")),
+        },
+    )
+    stored = Event.from_json(event.to_json(STAFF))
+    assert stored == event
+    for viewer in (0, 1, 3, SPECTATOR, STAFF):
+        assert stored.to_json(viewer) == event.to_json(viewer)

@@ -62,6 +62,10 @@ class PalacePoker:
 
     kind = "palace-poker"
 
+    def normalize_options(self, options: Mapping[str, Any] | None, seats: int) -> dict[str, Any]:
+        """Validated options with every default filled in (see ``parse_options``)."""
+        return parse_options(options, seats).to_json()
+
     def new_game(self, options: Mapping[str, Any] | None, seats: int) -> PokerState:
         """The state before the first shuffle. Raises ``InvalidOptions`` (see ``parse_options``)."""
         opts = parse_options(options, seats)

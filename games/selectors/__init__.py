@@ -1,0 +1,1 @@
+"""Reads: game states, per-viewer views and logs, lists. Nothing here writes."""

@@ -1,0 +1,182 @@
+"""Per-viewer read models of games: the game view, the redacted log, the caller's turns, lists.
+
+Redaction is the engine's: each stored engine event carries who may see each of its cards, and the
+engine's ``view`` answers for a seat, a spectator or staff. A seated player (staff included) sees
+as his seat; staff who are not seated see everything; anyone else sees what a spectator sees.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Count, F, Q, QuerySet
+from django.utils import timezone
+
+from games.engine.protocol import SPECTATOR, STAFF, Viewer
+from games.engine.protocol import Event as EngineEvent
+from games.models import Event, Game, GameStatus, Seat
+from games.selectors.state import engine_of, game_state
+from palace_api.errors import NotFoundError
+
+
+def viewer_for(game: Game, user: AbstractBaseUser | AnonymousUser) -> Viewer:
+    """The engine viewer ``user`` is in ``game``: his seat number, ``"staff"`` or ``"spectator"``."""
+    seat = next((seat.number for seat in game.seats.all() if seat.player_id == user.pk), None)
+    if seat is not None:
+        return seat
+    return STAFF if getattr(user, "is_staff", False) else SPECTATOR
+
+
+def event_json(event: Event, viewer: Viewer) -> dict[str, Any]:
+    """One log entry as ``viewer`` may see it: a shuffle's order only for staff."""
+    created = event.created.isoformat().replace("+00:00", "Z")
+    out: dict[str, Any] = {"seq": event.seq, "kind": event.kind, "actor": event.actor, "created": created}
+    payload = event.payload
+    if "action" not in payload:
+        out.update(payload)
+        return out
+    action = dict(payload["action"])
+    if action["type"] == "shuffle" and viewer != STAFF:
+        action["cards"] = [None] * len(action.get("cards", []))
+    out["action"] = action
+    out["events"] = [EngineEvent.from_json(raw).to_json(viewer) for raw in payload["events"]]
+    return out
+
+
+def game_seats(game: Game) -> list[dict[str, Any]]:
+    """Each seat: ``seat``, ``player`` (``{"id", "name"}`` or ``None``), ``bot``."""
+    rows = []
+    for seat in game.seats.all():
+        player = None if seat.player is None else {"id": seat.player.pk, "name": seat.player.get_username()}
+        rows.append({"seat": seat.number, "player": player, "bot": seat.bot or None})
+    taken = {row["seat"] for row in rows}
+    rows += [{"seat": number, "player": None, "bot": None} for number in range(game.seat_count) if number not in taken]
+    return sorted(rows, key=lambda row: row["seat"])
+
+
+def game_detail(game: Game, user: AbstractBaseUser | AnonymousUser) -> dict[str, Any]:
+    """The caller's view of ``game``: metadata, seats with stacks, the engine's redacted state,
+    ``to_act``, the caller's ``legal_actions`` (with chip costs) and the decision's ``deadline``."""
+    viewer = viewer_for(game, user)
+    state = game_state(game)
+    engine_view = None if state is None else engine_of(game).view(state, viewer)
+    seats = game_seats(game)
+    for row in seats:
+        row["stack"] = None if engine_view is None else engine_view["seats"][row["seat"]]["stack"]
+    return {
+        "id": game.pk,
+        "kind": game.kind,
+        "status": game.status,
+        "version": game.version,
+        "seat_count": game.seat_count,
+        "options": game.options,
+        "turn_timeout": game.turn_timeout,
+        "creator": {"id": game.creator_id, "name": game.creator.get_username()},
+        "created": game.created,
+        "viewer": viewer,
+        "seats": seats,
+        "state": engine_view,
+        "to_act": [] if engine_view is None else engine_view["to_act"],
+        "legal_actions": [] if engine_view is None else engine_view["legal_actions"],
+        "deadline": game.deadline,
+    }
+
+
+def game_events(game: Game, user: AbstractBaseUser | AnonymousUser, *, after: int, limit: int) -> dict[str, Any]:
+    """Log entries with ``seq > after``, at most ``limit``, redacted for the caller.
+
+    Returns ``{"version", "results", "next_after"}``; ``next_after`` is ``None`` at the end.
+    """
+    viewer = viewer_for(game, user)
+    rows = list(Event.objects.filter(game=game, seq__gt=after).order_by("seq")[: limit + 1])
+    more = len(rows) > limit
+    rows = rows[:limit]
+    return {
+        "version": game.version,
+        "results": [event_json(row, viewer) for row in rows],
+        "next_after": rows[-1].seq if more else None,
+    }
+
+
+def my_turns(user: AbstractBaseUser) -> list[dict[str, Any]]:
+    """The caller's games where a decision is his, the nearest deadline first (no deadline last).
+
+    Each: ``game``, ``kind``, ``seat``, ``version``, ``deadline`` and ``seconds_left`` (``None``
+    without a deadline). Reads only the ``Seat.to_act`` projection: no replay.
+    """
+    now = timezone.now()
+    seats = (
+        Seat.objects.filter(player=user, to_act=True, game__status=GameStatus.ACTIVE)
+        .select_related("game")
+        .order_by(F("game__deadline").asc(nulls_last=True), "game__updated")
+    )
+    out = []
+    for seat in seats:
+        deadline = seat.game.deadline
+        seconds_left = None if deadline is None else max(0, int((deadline - now).total_seconds()))
+        out.append(
+            {
+                "game": seat.game_id,
+                "kind": seat.game.kind,
+                "seat": seat.number,
+                "version": seat.game.version,
+                "deadline": deadline,
+                "seconds_left": seconds_left,
+            }
+        )
+    return out
+
+
+def games_queryset(user: AbstractBaseUser) -> QuerySet[Game]:
+    """Every game, newest first, annotated with ``seats_taken``, for listing and filtering."""
+    return (
+        Game.objects.select_related("creator")
+        .prefetch_related("seats__player")
+        .annotate(seats_taken=Count("seats", distinct=True))
+        .order_by("-created", "-id")
+    )
+
+
+def filter_open_seats(queryset: QuerySet[Game], *, open_seats: bool) -> QuerySet[Game]:
+    """Games still waiting with a free seat (or, ``False``, the others)."""
+    condition = Q(status=GameStatus.WAITING, seats_taken__lt=F("seat_count"))
+    return queryset.filter(condition) if open_seats else queryset.exclude(condition)
+
+
+def filter_mine(queryset: QuerySet[Game], user: AbstractBaseUser, *, mine: bool) -> QuerySet[Game]:
+    """Games the caller sits at or created (or, ``False``, the others)."""
+    condition = Q(seats__player=user) | Q(creator=user)
+    ids = Game.objects.filter(condition).values("id")
+    return queryset.filter(id__in=ids) if mine else queryset.exclude(id__in=ids)
+
+
+def game_summary(game: Game) -> dict[str, Any]:
+    """A game in a list: no engine state, no replay."""
+    return {
+        "id": game.pk,
+        "kind": game.kind,
+        "status": game.status,
+        "version": game.version,
+        "seat_count": game.seat_count,
+        "seats_taken": sum(1 for seat in game.seats.all() if seat.player_id or seat.bot),
+        "seats": game_seats(game),
+        "options": game.options,
+        "turn_timeout": game.turn_timeout,
+        "creator": {"id": game.creator_id, "name": game.creator.get_username()},
+        "created": game.created,
+        "deadline": game.deadline,
+    }
+
+
+def game_get(game_id: int) -> Game:
+    """The game with its seats and creator; raises ``NotFoundError("game_not_found")``."""
+    game = Game.objects.select_related("creator").prefetch_related("seats__player").filter(pk=game_id).first()
+    if game is None:
+        raise NotFoundError("game_not_found", "no such game")
+    return game
+
+
+def game_etag(game: Game, user: AbstractBaseUser | AnonymousUser) -> str:
+    """An entity tag for the caller's view: it changes with the version and differs per viewer."""
+    return f'"g{game.pk}-v{game.version}-{viewer_for(game, user)}"'

@@ -1,0 +1,151 @@
+"""Submitting a decision: version checks, seat checks, the engine, and Idempotency-Key handling."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games.engine.cards import parse_cards
+from games.engine.protocol import Action
+from games.models import Game, GameStatus, IdempotencyKey, IdempotencyStatus, Seat
+from games.selectors.state import engine_of, game_state
+from games.selectors.views import event_json
+from games.services.log import append_action
+from palace_api.errors import ConflictError, ForbiddenError, NotFoundError, UnprocessableError
+
+IN_FLIGHT_EXPIRY = timedelta(minutes=2)
+"""An in-flight key older than this belongs to a request that died: a retry may take it over."""
+
+
+@dataclass(frozen=True, slots=True)
+class ActionResult:
+    """What an accepted action answers: the game's new ``version`` and the log entries it added,
+    redacted for the caller (``events``); ``replayed``: answered from a stored Idempotency-Key."""
+
+    version: int
+    events: list[dict[str, Any]]
+    replayed: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        """The response body: ``{"version", "events"}``."""
+        return {"version": self.version, "events": self.events}
+
+
+def action_submit(
+    *,
+    user: AbstractBaseUser,
+    game_id: int,
+    type: str,
+    cards: list[str] | None = None,
+    target: int | None = None,
+    amount: int | None = None,
+    expected_version: int | None = None,
+) -> ActionResult:
+    """Apply the caller's decision in ``game_id`` and the shuffles it makes due, atomically.
+
+    Without ``expected_version`` the version read when the request began is expected, so a request
+    that raced another for the same decision gets a conflict rather than a decision it never saw.
+    Raises ``NotFoundError("game_not_found")``, ``ConflictError`` (``version_conflict`` with
+    ``current_version``, ``game_not_started``, ``game_finished``), ``ForbiddenError``
+    (``not_seated``, ``not_your_turn``) and ``EngineError`` for an illegal action (400).
+    """
+    seen = Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if game is None or seen is None:
+            raise NotFoundError("game_not_found", "no such game")
+        wanted = seen if expected_version is None else expected_version
+        if game.version != wanted:
+            raise ConflictError(
+                "version_conflict",
+                f"the game is at version {game.version}, not {wanted}",
+                current_version=game.version,
+            )
+        seat = Seat.objects.filter(game=game, player=user).values_list("number", flat=True).first()
+        if seat is None:
+            raise ForbiddenError("not_seated", "you do not sit at this game")
+        if game.status == GameStatus.WAITING:
+            raise ConflictError("game_not_started", "the game waits for players")
+        if game.status == GameStatus.FINISHED:
+            raise ConflictError("game_finished", "the game is over")
+        state = game_state(game)
+        if seat not in engine_of(game).to_act(state):
+            raise ForbiddenError("not_your_turn", "the decision is not yours now")
+        action = Action(
+            type=type,
+            seat=seat,
+            cards=parse_cards(cards or []),
+            target=target,
+            amount=amount,
+        )
+        _, rows = append_action(game, state, action)
+        return ActionResult(version=game.version, events=[event_json(row, seat) for row in rows])
+
+
+def _request_hash(game_id: int, body: dict[str, Any]) -> str:
+    canonical = json.dumps({"game": game_id, "body": body}, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def _claim(user: AbstractBaseUser, key: str, request_hash: str) -> IdempotencyKey | None:
+    """Take ``key`` for this request; return the finished record if it was already answered.
+
+    Raises ``UnprocessableError("idempotency_key_reused")`` for another body under the same key and
+    ``ConflictError("idempotency_key_in_flight")`` while the first request still runs.
+    """
+    try:
+        with transaction.atomic():
+            IdempotencyKey.objects.create(user=user, key=key, request_hash=request_hash)
+        return None
+    except IntegrityError:
+        pass
+    with transaction.atomic():
+        record = IdempotencyKey.objects.select_for_update().get(user=user, key=key)
+        if record.request_hash != request_hash:
+            raise UnprocessableError(
+                "idempotency_key_reused", "this Idempotency-Key was used with another request body"
+            )
+        if record.status == IdempotencyStatus.DONE:
+            return record
+        if timezone.now() - record.created < IN_FLIGHT_EXPIRY:
+            raise ConflictError("idempotency_key_in_flight", "a request with this Idempotency-Key is still running")
+        record.created = timezone.now()
+        record.save(update_fields=["created"])
+        return None
+
+
+def action_submit_idempotent(
+    *, user: AbstractBaseUser, game_id: int, body: dict[str, Any], idempotency_key: str | None
+) -> ActionResult:
+    """``action_submit`` with the semantics of the IETF Idempotency-Key draft, keys scoped to ``user``.
+
+    ``body``: the validated request fields (``type``, ``cards``, ``target``, ``amount``,
+    ``expected_version``). The same key with the same body returns the stored result and appends
+    nothing; with another body, ``UnprocessableError`` (422); while the first request runs,
+    ``ConflictError`` (409). A request that fails stores nothing, so the key may be retried.
+    """
+    if not idempotency_key:
+        return action_submit(user=user, game_id=game_id, **body)
+    request_hash = _request_hash(game_id, body)
+    done = _claim(user, idempotency_key, request_hash)
+    if done is not None:
+        stored = done.response_body or {}
+        return ActionResult(version=stored["version"], events=stored["events"], replayed=True)
+    try:
+        # The stored answer commits with the events it reports, or not at all.
+        with transaction.atomic():
+            result = action_submit(user=user, game_id=game_id, **body)
+            IdempotencyKey.objects.filter(user=user, key=idempotency_key).update(
+                status=IdempotencyStatus.DONE, response_status=201, response_body=result.to_json()
+            )
+    except BaseException:
+        IdempotencyKey.objects.filter(user=user, key=idempotency_key, status=IdempotencyStatus.IN_FLIGHT).delete()
+        raise
+    return result

@@ -1,0 +1,120 @@
+"""Creating games and taking seats."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+
+from games.engine.cards import parse_cards
+from games.engine.registry import get_game
+from games.models import Event, Game, GameStatus, Seat
+from games.services.log import append_action, append_rows
+from palace_api.errors import ApplicationError, ConflictError, ForbiddenError, NotFoundError
+
+TURN_TIMEOUT_MIN = 10
+TURN_TIMEOUT_MAX = 14 * 24 * 3600
+SERVER_OPTIONS = {"turn_timeout"}
+"""Options the server keeps for itself; every other option goes to the engine."""
+
+
+def _turn_timeout(value: Any) -> int | None:
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or not TURN_TIMEOUT_MIN <= value <= TURN_TIMEOUT_MAX:
+        raise ApplicationError(
+            "invalid_option",
+            f"option 'turn_timeout' is seconds from {TURN_TIMEOUT_MIN} to {TURN_TIMEOUT_MAX} (14 days), or null",
+        )
+    return value
+
+
+def _prearranged(shuffles: Any) -> list[list[str]] | None:
+    if shuffles is None:
+        return None
+    if not isinstance(shuffles, list) or not all(isinstance(order, list) for order in shuffles):
+        raise ApplicationError("invalid_prearranged_shuffles", "prearranged_shuffles is a list of lists of card codes")
+    cleaned = []
+    for number, order in enumerate(shuffles):
+        cards = parse_cards(order)
+        if len(set(cards)) != len(cards):
+            raise ApplicationError("invalid_prearranged_shuffles", f"prearranged shuffle {number} repeats a card")
+        cleaned.append([card.code for card in cards])
+    return cleaned
+
+
+@transaction.atomic
+def game_create(
+    *,
+    creator: AbstractBaseUser,
+    kind: str,
+    seats: int,
+    options: dict[str, Any] | None = None,
+    prearranged_shuffles: list[list[str]] | None = None,
+) -> Game:
+    """Create a game waiting for its players; the creator is not seated.
+
+    ``options``: the engine's options plus ``turn_timeout`` (seconds, 10 s to 14 days).
+    ``prearranged_shuffles`` (staff only): the n-th shuffle of the match yields the n-th list as
+    the stock, top card first. Raises ``EngineError`` (``unknown_kind``, ``invalid_option``...),
+    ``ApplicationError`` and ``ForbiddenError("staff_only")``.
+    """
+    options = dict(options or {})
+    turn_timeout = _turn_timeout(options.pop("turn_timeout", None))
+    engine = get_game(kind)
+    engine_options = engine.normalize_options(options, seats)
+    if prearranged_shuffles is not None and not getattr(creator, "is_staff", False):
+        raise ForbiddenError("staff_only", "only staff may prearrange shuffles")
+    shuffles = _prearranged(prearranged_shuffles)
+    return Game.objects.create(
+        kind=kind,
+        seat_count=seats,
+        options=engine_options,
+        turn_timeout=turn_timeout,
+        prearranged_shuffles=shuffles,
+        creator=creator,
+    )
+
+
+@transaction.atomic
+def seat_take(*, game_id: int, player: AbstractBaseUser, seat: int | None = None) -> Seat:
+    """Sit ``player`` at ``seat`` (or the lowest free one); the match starts when every seat is taken.
+
+    Raises ``NotFoundError("game_not_found")``, ``ConflictError`` (``game_started``,
+    ``seat_taken``, ``already_seated``, ``no_free_seat``) and ``ApplicationError("invalid_seat")``.
+    """
+    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    if game is None:
+        raise NotFoundError("game_not_found", "no such game")
+    if game.status != GameStatus.WAITING:
+        raise ConflictError("game_started", "this game has started: its seats are closed")
+    taken = {row.number: row for row in Seat.objects.filter(game=game)}
+    if any(row.player_id == player.pk for row in taken.values()):
+        raise ConflictError("already_seated", "you already sit at this game")
+    if seat is None:
+        seat = next((number for number in range(game.seat_count) if number not in taken), None)
+        if seat is None:
+            raise ConflictError("no_free_seat", "every seat is taken")
+    elif not 0 <= seat < game.seat_count:
+        raise ApplicationError("invalid_seat", f"seats are numbered 0 to {game.seat_count - 1}")
+    elif seat in taken:
+        raise ConflictError("seat_taken", f"seat {seat} is taken")
+    try:
+        with transaction.atomic():
+            row = Seat.objects.create(game=game, number=seat, player=player)
+    except IntegrityError as error:
+        raise ConflictError("seat_taken", f"seat {seat} is taken") from error
+    event = Event(
+        game=game,
+        seq=game.version + 1,
+        kind="seat_taken",
+        actor=seat,
+        payload={"seat": seat, "player": {"id": player.pk, "name": player.get_username()}},
+    )
+    append_rows(game, [event])
+    if len(taken) + 1 == game.seat_count:
+        game.status = GameStatus.ACTIVE
+        engine = get_game(game.kind)
+        append_action(game, engine.new_game(game.options, game.seat_count), None)
+    return row

@@ -1,0 +1,105 @@
+"""Appending to the event log: apply with the engine, insert the rows, update the projections.
+
+Every append runs inside the caller's transaction with the game row locked (``select_for_update``),
+so two writers of one game are serialised; the unique (game, seq) constraint is the last guard:
+an ``IntegrityError`` there becomes a ``ConflictError`` and nothing is written.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import Case, Value, When
+from django.utils import timezone
+
+from games.engine.cards import parse_cards
+from games.engine.chance import sample_shuffle
+from games.engine.protocol import Action
+from games.engine.protocol import Event as EngineEvent
+from games.models import Event, Game, GameStatus, Seat, Snapshot
+from games.selectors.state import SNAPSHOT_EVERY, engine_of, remember_state
+from palace_api.errors import ConflictError, UnprocessableError
+
+
+def _shuffle_for(game: Game, request: Any) -> Action:
+    """The n-th shuffle of the match: staff's prearranged order if one is set, else SystemRandom."""
+    prearranged = game.prearranged_shuffles or []
+    if request.number < len(prearranged):
+        action = Action(type="shuffle", cards=parse_cards(prearranged[request.number]))
+        if sorted(action.cards) != sorted(request.cards):
+            raise UnprocessableError(
+                "invalid_prearranged_shuffle",
+                f"prearranged shuffle {request.number} must hold exactly the {len(request.cards)} cards "
+                f"of the {request.purpose} shuffle",
+            )
+        return action
+    return sample_shuffle(request)
+
+
+def _row(game: Game, seq: int, action: Action, events: tuple[EngineEvent, ...]) -> Event:
+    return Event(
+        game=game,
+        seq=seq,
+        kind=action.type,
+        actor=action.seat,
+        payload={"action": action.to_json(), "events": [event.to_json() for event in events]},
+    )
+
+
+def append_action(game: Game, state: Any, action: Action | None) -> tuple[Any, list[Event]]:
+    """Apply ``action`` (``None``: only the chance actions now due) and every shuffle it makes due.
+
+    ``game`` must be locked by the caller's transaction. Raises ``EngineError`` (nothing written),
+    ``UnprocessableError("invalid_prearranged_shuffle")``, ``ConflictError("version_conflict")``.
+    Returns the new state and the rows written.
+    """
+    engine = engine_of(game)
+    rows: list[Event] = []
+    seq = game.version
+    if action is not None:
+        state, events = engine.apply(state, action)
+        seq += 1
+        rows.append(_row(game, seq, action, events))
+    while (request := engine.chance_request(state)) is not None:
+        shuffle = _shuffle_for(game, request)
+        state, events = engine.apply(state, shuffle)
+        seq += 1
+        rows.append(_row(game, seq, shuffle, events))
+    _write(game, state, rows)
+    return state, rows
+
+
+def append_rows(game: Game, rows: list[Event]) -> None:
+    """Insert rows that are not engine actions (seats taken) and move the version on."""
+    _insert(game, rows)
+    game.save(update_fields=["version", "updated"])
+
+
+def _insert(game: Game, rows: list[Event]) -> None:
+    try:
+        with transaction.atomic():
+            Event.objects.bulk_create(rows)
+    except IntegrityError as error:
+        raise ConflictError("version_conflict", "another request changed this game first") from error
+    game.version = rows[-1].seq if rows else game.version
+
+
+def _write(game: Game, state: Any, rows: list[Event]) -> None:
+    engine = engine_of(game)
+    before = game.version
+    _insert(game, rows)
+    to_act = set(engine.to_act(state))
+    game.status = GameStatus.FINISHED if engine.is_over(state) else GameStatus.ACTIVE
+    humans_to_act = Seat.objects.filter(game=game, number__in=to_act, player__isnull=False, bot="").exists()
+    if game.turn_timeout and humans_to_act:
+        game.deadline = timezone.now() + timedelta(seconds=game.turn_timeout)
+    else:
+        game.deadline = None
+    game.save(update_fields=["version", "status", "deadline", "updated"])
+    Seat.objects.filter(game=game).update(to_act=Case(When(number__in=to_act, then=Value(True)), default=Value(False)))
+    if game.version // SNAPSHOT_EVERY > before // SNAPSHOT_EVERY:
+        Snapshot.objects.create(game=game, version=game.version, state=engine.state_to_json(state))
+    version = game.version
+    transaction.on_commit(lambda: remember_state(game, version, state))

@@ -1,0 +1,1 @@
+"""HTTP API of players: registration, staff tokens, the current user."""

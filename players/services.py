@@ -1,0 +1,76 @@
+"""The only writers of players and their tokens.
+
+Tokens are knox tokens: the clear token is returned once, and only its digest (with a 15-character lookup
+prefix) is stored. Player tokens never expire; staff tokens expire after REST_KNOX["TOKEN_TTL"].
+"""
+
+from __future__ import annotations
+
+import re
+
+from django.contrib.auth import authenticate, get_user_model
+from django.contrib.auth.models import User, update_last_login
+from django.db import IntegrityError, transaction
+from knox.models import AbstractAuthToken, get_token_model
+from knox.settings import knox_settings
+
+from palace_api.errors import ApplicationError, ConflictError, ErrorCode
+from players.models import NAME_MAX_LENGTH, Player
+
+NAME_PATTERN = re.compile(rf"[A-Za-z0-9_.-]{{1,{NAME_MAX_LENGTH}}}")
+
+
+def player_name_validate(name: str) -> None:
+    """A name is 1..32 ASCII letters, digits, ``_``, ``-`` or ``.``: no spaces, no look-alike letters."""
+    if not NAME_PATTERN.fullmatch(name):
+        raise ApplicationError(
+            ErrorCode.INVALID_NAME,
+            f"A name is 1 to {NAME_MAX_LENGTH} characters: letters A-Z a-z, digits, '_', '-' or '.'.",
+        )
+
+
+def _name_taken(name: str) -> ConflictError:
+    return ConflictError(ErrorCode.NAME_TAKEN, f"The name {name!r} is taken.")
+
+
+@transaction.atomic
+def player_register(*, name: str) -> tuple[User, str]:
+    """A new human player named ``name``, and the clear text of its token (shown this once only).
+
+    The user gets an unusable password: the token is the player's only credential. Names are unique
+    regardless of case, among all users, staff included.
+    """
+    player_name_validate(name)
+    user_model = get_user_model()
+    if user_model.objects.filter(username__iexact=name).exists():
+        raise _name_taken(name)
+    try:
+        # A savepoint: a concurrent registration of the same name fails here on a unique index.
+        with transaction.atomic():
+            user = user_model.objects.create_user(username=name)
+            Player.objects.create(user=user, name=name, kind=Player.Kind.HUMAN)
+    except IntegrityError as exc:
+        raise _name_taken(name) from exc
+    _, token = get_token_model().objects.create(user=user, expiry=None)
+    return user, token
+
+
+@transaction.atomic
+def staff_token_create(*, username: str, password: str) -> tuple[AbstractAuthToken, str]:
+    """A token for a staff user who gives the right password, expiring after REST_KNOX["TOKEN_TTL"].
+
+    A wrong password, an unknown or inactive user, and a user who is not staff all get the same refusal,
+    so the answer tells nothing about which accounts exist.
+    """
+    user = authenticate(username=username, password=password)
+    if user is None or not user.is_staff:
+        raise ApplicationError(ErrorCode.INVALID_CREDENTIALS, "Unknown user, wrong password, or not a staff account.")
+    instance, token = get_token_model().objects.create(user=user, expiry=knox_settings.TOKEN_TTL)
+    update_last_login(None, user)
+    return instance, token
+
+
+@transaction.atomic
+def token_revoke(*, token: AbstractAuthToken) -> None:
+    """Delete one token: requests bearing it fail from now on."""
+    token.delete()
