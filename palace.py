@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The one developer entry point of Palace API. Needs only Python 3.11 and its standard library.
 
+    python3 palace.py run                  serve Palace API with a Celery worker and beat (Ctrl-C stops them)
     python3 palace.py test [pytest args]   lint, check import boundaries, run the tests
 
 The first run makes .venv/ beside this file and installs the project into it with its test extra; later runs
@@ -11,8 +12,10 @@ from __future__ import annotations
 
 import hashlib
 import os
+import signal
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -85,8 +88,82 @@ def command_test(pytest_args: Sequence[str]) -> int:
     )
 
 
+def command_run(args: Sequence[str]) -> int:
+    """Migrate, make a staff user if none, then serve: web server, Celery worker and beat, until Ctrl-C."""
+    code = ensure_venv()
+    if code:
+        return code
+    port = os.environ.get("PORT", "8000")
+    os.environ.setdefault("DEBUG", "true")  # a local run: Django serves the admin's static files
+    python = str(venv_python())
+    for label, argv in [
+        ("migrate", [python, "manage.py", "migrate", "--noinput"]),
+        ("ensure_staff", [python, "manage.py", "ensure_staff"]),
+    ]:
+        code = run_steps([(label, argv)])
+        if code:
+            return code
+    beat_schedule = VENV / f"celerybeat-schedule-{port}"
+    services = {
+        "web": [python, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
+        "worker": [
+            python,
+            "-m",
+            "celery",
+            "-A",
+            "palace_api",
+            "worker",
+            "-l",
+            "INFO",
+            "-c",
+            "2",
+            "-n",
+            f"palace-{port}@%h",
+        ],
+        "beat": [python, "-m", "celery", "-A", "palace_api", "beat", "-l", "INFO", "-s", str(beat_schedule)],
+    }
+    children: dict[str, subprocess.Popen[bytes]] = {}
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, interrupt)  # stopped by a supervisor: stop the children too
+    try:
+        for name, argv in services.items():
+            say(f"starting {name}")
+            # A session of its own: Ctrl-C reaches us alone, and we stop each child in order.
+            children[name] = subprocess.Popen(argv, cwd=ROOT, start_new_session=True)  # noqa: S603
+        say(f"Palace API runs: http://127.0.0.1:{port}/api/docs/ (API docs), http://127.0.0.1:{port}/admin/")
+        say("Ctrl-C stops the web server, the worker and beat")
+        while True:
+            for name, child in children.items():
+                if child.poll() is not None:
+                    say(f"{name} stopped with exit code {child.returncode}; stopping the rest")
+                    return child.returncode or 1
+            time.sleep(0.5)
+    except KeyboardInterrupt:
+        say("stopping")
+        return 0
+    finally:
+        for child in children.values():
+            if child.poll() is None:
+                child.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + 15
+        for child in children.values():
+            try:
+                child.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                child.kill()
+                child.wait()
+
+
 # name -> (usage line, one-line help, function taking the remaining arguments and returning an exit code)
 COMMANDS: dict[str, tuple[str, str, Callable[[Sequence[str]], int]]] = {
+    "run": (
+        "run",
+        "migrate, create a staff user if none, serve on 127.0.0.1:$PORT (8000) with a Celery worker and beat",
+        command_run,
+    ),
     "test": (
         "test [pytest args]",
         "ruff, import boundaries, then pytest -n auto; extra arguments go to pytest",

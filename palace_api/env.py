@@ -53,7 +53,14 @@ def read_allowed_hosts(env: environ.Env) -> list[str]:
 def read_database(env: environ.Env, *, base_dir: Path) -> dict[str, Any]:
     """DATABASE_URL (``postgres://user:password@host:5432/name``); SQLite in the project folder if unset or empty."""
     url = env.str("DATABASE_URL", default="") or f"sqlite:///{base_dir / 'db.sqlite3'}"
-    return env.db_url_config(url)
+    config = env.db_url_config(url)
+    if config["ENGINE"] == "django.db.backends.sqlite3":
+        # The run command's web server, worker and beat share one SQLite file: writers take the lock when their
+        # transaction begins (so they queue instead of failing on upgrade), wait for it, and readers go on (WAL).
+        config.setdefault("OPTIONS", {}).update(
+            {"transaction_mode": "IMMEDIATE", "timeout": 20, "init_command": "PRAGMA journal_mode=WAL;"}
+        )
+    return config
 
 
 def default_broker_url(*, base_dir: Path) -> str:

@@ -146,3 +146,13 @@ CELERY_BROKER_TRANSPORT_OPTIONS = broker_transport_options(CELERY_BROKER_URL)
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
+CELERY_TASK_DEFAULT_QUEUE = "palace"
+# The periodic sweeper applies every expired turn deadline (games.tasks.sweep_timeouts); deadlines are in the
+# database, so a lost countdown task or a worker down for a while only delays a timeout by one sweep.
+TIMEOUT_SWEEP_SECONDS = env.float("TIMEOUT_SWEEP_SECONDS", default=5.0)
+CELERY_BEAT_SCHEDULE = {
+    "sweep-turn-timeouts": {"task": "games.tasks.sweep_timeouts", "schedule": TIMEOUT_SWEEP_SECONDS},
+}
+# Deadlines at most this many seconds away also get a countdown task, for prompt short timeouts; it must stay
+# well under the Redis visibility timeout (palace_api/env.py), or Redis would hand the waiting task out again.
+TIMEOUT_COUNTDOWN_MAX = 600

@@ -74,3 +74,12 @@ def staff_token_create(*, username: str, password: str) -> tuple[AbstractAuthTok
 def token_revoke(*, token: AbstractAuthToken) -> None:
     """Delete one token: requests bearing it fail from now on."""
     token.delete()
+
+
+@transaction.atomic
+def staff_ensure(*, username: str, password: str) -> User | None:
+    """Create a superuser ``username`` with ``password`` unless a staff user exists; returns it, or ``None``."""
+    model = get_user_model()
+    if model.objects.filter(is_staff=True).exists():
+        return None
+    return model.objects.create_superuser(username=username, password=password)

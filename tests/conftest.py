@@ -111,3 +111,18 @@ def throttle_rates(settings, monkeypatch, isolated_cache) -> Callable[..., None]
         monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", merged)
 
     return set_rates
+
+
+# --- Celery ---
+
+
+@pytest.fixture(autouse=True, scope="session")
+def celery_test_queue() -> Iterator[None]:
+    """Tasks that tests queue (on commit, in transactional tests) go to a throwaway queue of this session,
+    never to the queue a real worker on this machine consumes; worker tests consume queues of their own."""
+    from palace_api.celery import app
+
+    previous = app.conf.task_default_queue
+    app.conf.task_default_queue = f"palace-test-{uuid.uuid4().hex[:12]}"
+    yield
+    app.conf.task_default_queue = previous

@@ -45,6 +45,11 @@ class SeatInput(StrictSerializer):
     seat = serializers.IntegerField(
         required=False, allow_null=True, help_text="The seat to take (0..n-1); the lowest free one if omitted."
     )
+    bot = serializers.CharField(
+        required=False,
+        allow_null=True,
+        help_text="Seat a bot of this policy instead of yourself (`basic` or `random`); the game's creator only.",
+    )
 
 
 class ActionInput(StrictSerializer):

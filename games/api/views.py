@@ -129,15 +129,18 @@ class SeatCreateView(APIView):
         responses={201: SeatOutput, **_errors(400, 401, 404, 409, 429)},
     )
     def post(self, request: Request, game_id: int) -> Response:
-        """Sit down (at `seat`, or the lowest free one). The match starts when every seat is taken."""
+        """Sit down (at `seat`, or the lowest free one), or seat a bot (`bot`, creator only).
+        The match starts when every seat is taken."""
         data = SeatInput(data=request.data)
         data.is_valid(raise_exception=True)
-        seat = seat_take(game_id=game_id, player=request.user, seat=data.validated_data.get("seat"))
-        body = {
-            "seat": seat.number,
-            "player": {"id": request.user.pk, "name": request.user.get_username()},
-            "bot": None,
-        }
+        seat = seat_take(
+            game_id=game_id,
+            player=request.user,
+            seat=data.validated_data.get("seat"),
+            bot=data.validated_data.get("bot"),
+        )
+        player = None if seat.bot else {"id": request.user.pk, "name": request.user.get_username()}
+        body = {"seat": seat.number, "player": player, "bot": seat.bot or None}
         return Response(SeatOutput(body).data, status=status.HTTP_201_CREATED)
 
 

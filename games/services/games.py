@@ -7,6 +7,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 
+from games.engine.bots import get_bot
 from games.engine.cards import parse_cards
 from games.engine.registry import get_game
 from games.models import Event, Game, GameStatus, Seat
@@ -78,19 +79,25 @@ def game_create(
 
 
 @transaction.atomic
-def seat_take(*, game_id: int, player: AbstractBaseUser, seat: int | None = None) -> Seat:
-    """Sit ``player`` at ``seat`` (or the lowest free one); the match starts when every seat is taken.
+def seat_take(*, game_id: int, player: AbstractBaseUser, seat: int | None = None, bot: str | None = None) -> Seat:
+    """Sit ``player`` at ``seat`` (or the lowest free one), or, with ``bot``, a bot of that policy
+    (the game's creator only); the match starts when every seat is taken.
 
     Raises ``NotFoundError("game_not_found")``, ``ConflictError`` (``game_started``,
-    ``seat_taken``, ``already_seated``, ``no_free_seat``) and ``ApplicationError("invalid_seat")``.
+    ``seat_taken``, ``already_seated``, ``no_free_seat``), ``ForbiddenError("creator_only")``,
+    ``EngineError("unknown_bot")`` and ``ApplicationError("invalid_seat")``.
     """
     game = Game.objects.select_for_update().filter(pk=game_id).first()
     if game is None:
         raise NotFoundError("game_not_found", "no such game")
+    if bot is not None:
+        if game.creator_id != player.pk:
+            raise ForbiddenError("creator_only", "only the game's creator seats bots")
+        get_bot(game.kind, bot)
     if game.status != GameStatus.WAITING:
         raise ConflictError("game_started", "this game has started: its seats are closed")
     taken = {row.number: row for row in Seat.objects.filter(game=game)}
-    if any(row.player_id == player.pk for row in taken.values()):
+    if bot is None and any(row.player_id == player.pk for row in taken.values()):
         raise ConflictError("already_seated", "you already sit at this game")
     if seat is None:
         seat = next((number for number in range(game.seat_count) if number not in taken), None)
@@ -102,7 +109,7 @@ def seat_take(*, game_id: int, player: AbstractBaseUser, seat: int | None = None
         raise ConflictError("seat_taken", f"seat {seat} is taken")
     try:
         with transaction.atomic():
-            row = Seat.objects.create(game=game, number=seat, player=player)
+            row = Seat.objects.create(game=game, number=seat, player=None if bot else player, bot=bot or "")
     except IntegrityError as error:
         raise ConflictError("seat_taken", f"seat {seat} is taken") from error
     event = Event(
@@ -110,7 +117,9 @@ def seat_take(*, game_id: int, player: AbstractBaseUser, seat: int | None = None
         seq=game.version + 1,
         kind="seat_taken",
         actor=seat,
-        payload={"seat": seat, "player": {"id": player.pk, "name": player.get_username()}},
+        payload={"seat": seat, "bot": bot}
+        if bot
+        else {"seat": seat, "player": {"id": player.pk, "name": player.get_username()}},
     )
     append_rows(game, [event])
     if len(taken) + 1 == game.seat_count:

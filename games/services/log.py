@@ -20,6 +20,7 @@ from games.engine.protocol import Action
 from games.engine.protocol import Event as EngineEvent
 from games.models import Event, Game, GameStatus, Seat, Snapshot
 from games.selectors.state import SNAPSHOT_EVERY, engine_of, remember_state
+from games.services.scheduling import after_commit
 from palace_api.errors import ConflictError, UnprocessableError
 
 
@@ -92,7 +93,8 @@ def _write(game: Game, state: Any, rows: list[Event]) -> None:
     _insert(game, rows)
     to_act = set(engine.to_act(state))
     game.status = GameStatus.FINISHED if engine.is_over(state) else GameStatus.ACTIVE
-    humans_to_act = Seat.objects.filter(game=game, number__in=to_act, player__isnull=False, bot="").exists()
+    acting = list(Seat.objects.filter(game=game, number__in=to_act).values_list("bot", flat=True))
+    humans_to_act = any(not bot for bot in acting)
     if game.turn_timeout and humans_to_act:
         game.deadline = timezone.now() + timedelta(seconds=game.turn_timeout)
     else:
@@ -103,3 +105,9 @@ def _write(game: Game, state: Any, rows: list[Event]) -> None:
         Snapshot.objects.create(game=game, version=game.version, state=engine.state_to_json(state))
     version = game.version
     transaction.on_commit(lambda: remember_state(game, version, state))
+    after_commit(
+        game_id=game.pk,
+        version=version,
+        bot_to_act=any(acting),
+        timeout=game.turn_timeout if game.deadline is not None else None,
+    )

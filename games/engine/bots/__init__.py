@@ -1,0 +1,31 @@
+"""Bots: policies that choose a seat's action from that seat's view alone (see ``base``).
+
+``BOTS`` holds the Palace Poker bots by name; ``get_bot(kind, name)`` finds a bot for a game kind::
+
+    bot = get_bot("palace-poker", "basic")
+    body = bot.choose(PALACE_POKER.view(state, seat), secrets.SystemRandom())
+    # body: {"type": "bet", "target": 1}, as a client would POST it
+"""
+
+from __future__ import annotations
+
+from games.engine.bots.base import ActionJSON, Bot, RandomSource
+from games.engine.bots.poker_basic import PokerBasicBot
+from games.engine.bots.random_bot import RandomBot
+from games.engine.errors import EngineError
+
+__all__ = ["BOTS", "ActionJSON", "Bot", "RandomSource", "get_bot"]
+
+BOTS: dict[str, Bot] = {bot.name: bot for bot in (PokerBasicBot(), RandomBot())}
+"""The Palace Poker (kind ``"palace-poker"``) bots by name: ``"basic"``, ``"random"``."""
+
+_BY_KIND: dict[str, dict[str, Bot]] = {"palace-poker": BOTS}
+
+
+def get_bot(kind: str, name: str) -> Bot:
+    """The bot called ``name`` for games of ``kind``; raises ``EngineError("unknown_bot")``."""
+    bots = _BY_KIND.get(kind, {})
+    try:
+        return bots[name]
+    except KeyError:
+        raise EngineError("unknown_bot", f"no bot {name!r} for {kind!r}; one of {sorted(bots)}") from None

@@ -1,0 +1,95 @@
+"""Decisions the server makes itself: bot moves and turn timeouts. They go through the same log
+append as any client's decision, guarded by the version the work was queued for."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.engine.bots import get_bot
+from games.engine.cards import parse_cards
+from games.engine.errors import EngineError
+from games.engine.protocol import Action
+from games.models import Game, GameStatus, Seat
+from games.selectors.state import engine_of, game_state
+from games.services.log import append_action
+
+_RNG = secrets.SystemRandom()
+
+
+def _locked_game(game_id: int, version: int | None) -> Game | None:
+    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    if game is None or game.status != GameStatus.ACTIVE:
+        return None
+    if version is not None and game.version != version:
+        return None
+    return game
+
+
+def _action_from(body: dict[str, Any], seat: int) -> Action:
+    return Action(
+        type=body["type"],
+        seat=seat,
+        cards=parse_cards(body.get("cards") or []),
+        target=body.get("target"),
+        amount=body.get("amount"),
+    )
+
+
+@transaction.atomic
+def bot_move(*, game_id: int, version: int) -> bool:
+    """Let the bot whose decision it is act, if the game is still at ``version``.
+
+    The bot reads only its seat's view. Should its choice be refused by the rules, the seat's
+    default action is applied instead. Returns whether a decision was appended.
+    """
+    game = _locked_game(game_id, version)
+    if game is None:
+        return False
+    state = game_state(game)
+    engine = engine_of(game)
+    bots = dict(Seat.objects.filter(game=game).exclude(bot="").values_list("number", "bot"))
+    seat = next((seat for seat in engine.to_act(state) if seat in bots), None)
+    if seat is None:
+        return False
+    choice = get_bot(game.kind, bots[seat]).choose(engine.view(state, seat), _RNG)
+    try:
+        action = _action_from(choice, seat)
+        engine.apply(state, action)
+    except EngineError:
+        action = engine.default_action(state, seat)
+    append_action(game, state, action)
+    return True
+
+
+@transaction.atomic
+def timeout_apply(*, game_id: int, version: int | None = None) -> bool:
+    """Apply the default action of every human seat whose deadline has passed.
+
+    Does nothing before the deadline, after the game moved past ``version`` (when given), or when
+    another worker applied it first: the game row is locked and the deadline re-read under the lock,
+    so two sweepers apply each timeout once. The logged action is marked ``timeout``.
+    """
+    game = _locked_game(game_id, version)
+    if game is None or game.deadline is None or game.deadline > timezone.now():
+        return False
+    state = game_state(game)
+    engine = engine_of(game)
+    humans = set(Seat.objects.filter(game=game, bot="").values_list("number", flat=True))
+    seat = next((seat for seat in engine.to_act(state) if seat in humans), None)
+    if seat is None:
+        return False
+    append_action(game, state, engine.default_action(state, seat))
+    return True
+
+
+def timeouts_sweep(*, limit: int = 200) -> int:
+    """Apply every expired deadline (each game in its own transaction); returns how many were applied."""
+    due = Game.objects.filter(status=GameStatus.ACTIVE, deadline__lte=timezone.now()).order_by("deadline")
+    applied = 0
+    for game_id in list(due.values_list("id", flat=True)[:limit]):
+        applied += timeout_apply(game_id=game_id)
+    return applied

@@ -1,0 +1,94 @@
+"""The README's run command, as a new user starts it: web server, Celery worker and beat on the embedded
+broker, in a subprocess; a client plays a hand against a bot over HTTP; Ctrl-C stops everything."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture
+def running_server(tmp_path):
+    port = free_port()
+    env = {
+        **os.environ,
+        "PORT": str(port),
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
+        "CELERY_BROKER_URL": f"sqla+sqlite:///{tmp_path / 'broker.sqlite3'}",
+        "TIMEOUT_SWEEP_SECONDS": "1",
+    }
+    env.pop("DJANGO_SETTINGS_MODULE", None)
+    log = (tmp_path / "run.log").open("w+")
+    process = subprocess.Popen(  # noqa: S603 - our own command
+        [sys.executable, "palace.py", "run"],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    base = f"http://127.0.0.1:{port}/api/v1/"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            assert process.poll() is None, (tmp_path / "run.log").read_text()
+            try:
+                if httpx.get(base + "games/", timeout=2).status_code == 401:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert time.monotonic() < deadline, "the server did not come up"
+            time.sleep(0.5)
+        yield process, base, tmp_path / "run.log"
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+        log.close()
+
+
+def test_run_command_serves_a_hand_against_a_bot_and_stops_on_ctrl_c(running_server):
+    process, base, log_path = running_server
+    with httpx.Client(base_url=base, timeout=10) as client:
+        token = client.post("players/", json={"name": "newcomer"}).json()["token"]
+        client.headers["Authorization"] = f"Token {token}"
+        game = client.post("games/", json={"kind": "palace-poker", "seats": 2, "options": {"max_hands": 1}}).json()
+        url = f"games/{game['id']}/"
+        assert client.post(url + "seats/", json={"seat": 0}).status_code == 201
+        assert client.post(url + "seats/", json={"bot": "basic"}).status_code == 201
+        deadline = time.monotonic() + 60
+        while (view := client.get(url).json())["status"] != "finished":
+            assert time.monotonic() < deadline, "the hand did not end: " + log_path.read_text()[-3000:]
+            if 0 in view["to_act"]:
+                legal = {action["type"]: action for action in view["legal_actions"]}
+                body = {"type": "stay"} if "stay" in legal else {"type": next(iter(legal))}
+                if body["type"] == "discard":
+                    body["cards"] = legal["discard"]["cards"][: legal["discard"]["min_cards"]]
+                answer = client.post(url + "actions/", json={**body, "expected_version": view["version"]})
+                assert answer.status_code in (201, 409), answer.text
+            else:
+                time.sleep(0.1)
+        log = client.get(url + "events/", params={"limit": 500}).json()["results"]
+    assert any(entry["actor"] == 1 and "action" in entry for entry in log), "the bot acted by itself"
+    os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C in the terminal sends
+    assert process.wait(timeout=30) == 0
+    port = base.split(":")[2].split("/")[0]
+    for marker in (f"runserver 127.0.0.1:{port}", f"palace-{port}@", f"celerybeat-schedule-{port}"):
+        left = subprocess.run(["pgrep", "-f", marker], capture_output=True, text=True, check=False)  # noqa: S603, S607
+        assert left.stdout.strip() == "", f"{marker!r} outlived the run command"
+    assert "Staff user created" in log_path.read_text()
