@@ -64,7 +64,8 @@ def running_server(tmp_path):
 
 def test_run_command_serves_a_hand_against_a_bot_and_stops_on_ctrl_c(running_server):
     process, base, log_path = running_server
-    with httpx.Client(base_url=base, timeout=10) as client:
+    # Django's development server may close an idle kept-alive connection just as a request reuses it.
+    with httpx.Client(base_url=base, timeout=10, headers={"Connection": "close"}) as client:
         token = client.post("players/", json={"name": "newcomer"}).json()["token"]
         client.headers["Authorization"] = f"Token {token}"
         game = client.post("games/", json={"kind": "palace-poker", "seats": 2, "options": {"max_hands": 1}}).json()

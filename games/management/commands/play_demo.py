@@ -29,7 +29,10 @@ class Command(BaseCommand):
     def handle(self, *args: Any, url: str, bots: int, hands: int, timeout: float, **options: Any) -> None:
         if not 1 <= bots <= 9:
             raise CommandError("--bots takes 1 to 9")
-        with httpx.Client(base_url=url.rstrip("/") + "/api/v1/", timeout=30.0) as client:
+        # One connection a request: the development server may close an idle kept-alive connection just as a
+        # request reuses it, and a demo has no use for the saving.
+        headers = {"Connection": "close"}
+        with httpx.Client(base_url=url.rstrip("/") + "/api/v1/", timeout=30.0, headers=headers) as client:
             self.play(client, bots=bots, hands=hands, timeout=timeout)
 
     def call(self, client: httpx.Client, method: str, path: str, **kwargs: Any) -> Any:
