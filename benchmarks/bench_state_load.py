@@ -181,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
             workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="palace-bench-state-")))
             url = stack.enter_context(database(args.sqlite))
             kind = "SQLite (temporary file)" if args.sqlite else f"PostgreSQL, database {url.rsplit('/', 1)[1]}"
-            print(f"Database: {kind}, dropped at the end")
+            print(f"Database: {kind}; removed at the end")
             setup_django(url, workdir)
             try:
                 return measure(small, large, args.reps)

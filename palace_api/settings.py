@@ -98,7 +98,7 @@ REST_FRAMEWORK = {
     # "Authorization: Token <token>" (knox keeps only a digest) first, so a 401 names the Token scheme in
     # WWW-Authenticate; sessions serve the admin and the browsable API.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "knox.auth.TokenAuthentication",
+        "players.auth.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     # The API speaks JSON only: any other request body is a 415.

@@ -149,6 +149,8 @@ class EventOutput(serializers.Serializer):
 class ActionResultOutput(serializers.Serializer):
     version = serializers.IntegerField()
     events = EventOutput(many=True)
+    to_act = serializers.ListField(child=serializers.IntegerField(), help_text="Seats whose decision it is now.")
+    legal_actions = LegalActionOutput(many=True, help_text="Your decisions now (empty if none), with their costs.")
 
 
 class EventPageOutput(serializers.Serializer):

@@ -75,7 +75,7 @@ def game_state(game: Game, *, use_memory: bool = True, use_snapshots: bool = Tru
         remembered = _remembered(game)
         if remembered is not None and remembered[0] <= game.version:
             start_version, state = remembered
-    if use_snapshots:
+    if use_snapshots and (state is None or game.version - start_version >= SNAPSHOT_EVERY):
         snapshot = (
             Snapshot.objects.filter(game=game, version__gt=start_version, version__lte=game.version)
             .order_by("-version")

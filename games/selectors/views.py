@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Count, F, Q, QuerySet
+from django.db.models import Count, F, Prefetch, Q, QuerySet
 from django.utils import timezone
 
 from games.engine.protocol import SPECTATOR, STAFF, Viewer
@@ -171,7 +171,8 @@ def game_summary(game: Game) -> dict[str, Any]:
 
 def game_get(game_id: int) -> Game:
     """The game with its seats and creator; raises ``NotFoundError("game_not_found")``."""
-    game = Game.objects.select_related("creator").prefetch_related("seats__player").filter(pk=game_id).first()
+    seats = Prefetch("seats", queryset=Seat.objects.select_related("player"))
+    game = Game.objects.select_related("creator").prefetch_related(seats).filter(pk=game_id).first()
     if game is None:
         raise NotFoundError("game_not_found", "no such game")
     return game

@@ -14,10 +14,10 @@ from django.utils import timezone
 
 from games.engine.cards import parse_cards
 from games.engine.protocol import Action
-from games.models import Game, GameStatus, IdempotencyKey, IdempotencyStatus, Seat
+from games.models import Game, GameStatus, IdempotencyKey, IdempotencyStatus
 from games.selectors.state import engine_of, game_state
 from games.selectors.views import event_json
-from games.services.log import append_action
+from games.services.log import append_action, seat_of
 from palace_api.errors import ConflictError, ForbiddenError, NotFoundError, UnprocessableError
 
 IN_FLIGHT_EXPIRY = timedelta(minutes=2)
@@ -31,11 +31,19 @@ class ActionResult:
 
     version: int
     events: list[dict[str, Any]]
+    to_act: list[int]
+    legal_actions: list[dict[str, Any]]
     replayed: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        """The response body: ``{"version", "events"}``."""
-        return {"version": self.version, "events": self.events}
+        """The response body: ``{"version", "events", "to_act", "legal_actions"}`` (the last two for the
+        caller after his action, so a player who acts again, after a buy say, needs no new GET)."""
+        return {
+            "version": self.version,
+            "events": self.events,
+            "to_act": self.to_act,
+            "legal_actions": self.legal_actions,
+        }
 
 
 def action_submit(
@@ -56,10 +64,12 @@ def action_submit(
     ``current_version``, ``game_not_started``, ``game_finished``), ``ForbiddenError``
     (``not_seated``, ``not_your_turn``) and ``EngineError`` for an illegal action (400).
     """
-    seen = Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
+    seen = None
+    if expected_version is None:
+        seen = Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
     with transaction.atomic():
         game = Game.objects.select_for_update().filter(pk=game_id).first()
-        if game is None or seen is None:
+        if game is None:
             raise NotFoundError("game_not_found", "no such game")
         wanted = seen if expected_version is None else expected_version
         if game.version != wanted:
@@ -68,7 +78,7 @@ def action_submit(
                 f"the game is at version {game.version}, not {wanted}",
                 current_version=game.version,
             )
-        seat = Seat.objects.filter(game=game, player=user).values_list("number", flat=True).first()
+        seat = seat_of(game, user)
         if seat is None:
             raise ForbiddenError("not_seated", "you do not sit at this game")
         if game.status == GameStatus.WAITING:
@@ -85,8 +95,14 @@ def action_submit(
             target=target,
             amount=amount,
         )
-        _, rows = append_action(game, state, action)
-        return ActionResult(version=game.version, events=[event_json(row, seat) for row in rows])
+        engine = engine_of(game)
+        new_state, rows = append_action(game, state, action)
+        return ActionResult(
+            version=game.version,
+            events=[event_json(row, seat) for row in rows],
+            to_act=list(engine.to_act(new_state)),
+            legal_actions=[legal.to_json() for legal in engine.legal_actions(new_state, seat)],
+        )
 
 
 def _request_hash(game_id: int, body: dict[str, Any]) -> str:
@@ -137,7 +153,7 @@ def action_submit_idempotent(
     done = _claim(user, idempotency_key, request_hash)
     if done is not None:
         stored = done.response_body or {}
-        return ActionResult(version=stored["version"], events=stored["events"], replayed=True)
+        return ActionResult(**stored, replayed=True)
     try:
         # The stored answer commits with the events it reports, or not at all.
         with transaction.atomic():

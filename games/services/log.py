@@ -79,12 +79,32 @@ def append_rows(game: Game, rows: list[Event]) -> None:
 
 
 def _insert(game: Game, rows: list[Event]) -> None:
+    # No savepoint: a duplicate (game, seq) aborts the whole transaction, which the ConflictError rolls back.
     try:
-        with transaction.atomic():
-            Event.objects.bulk_create(rows)
+        Event.objects.bulk_create(rows)
     except IntegrityError as error:
         raise ConflictError("version_conflict", "another request changed this game first") from error
     game.version = rows[-1].seq if rows else game.version
+
+
+def _seats(game: Game) -> dict[int, tuple[int | None, str]]:
+    # Read once per game object: seats never change once the match has started.
+    cached: dict[int, tuple[int | None, str]] | None = getattr(game, "_seats", None)
+    if cached is None or len(cached) < game.seat_count:
+        rows = Seat.objects.filter(game=game).values_list("number", "player_id", "bot")
+        cached = {number: (player_id, bot) for number, player_id, bot in rows}
+        game._seats = cached  # type: ignore[attr-defined]
+    return cached
+
+
+def seat_bots(game: Game) -> dict[int, str]:
+    """Each seat's bot policy (``""`` for a human)."""
+    return {number: bot for number, (_, bot) in _seats(game).items()}
+
+
+def seat_of(game: Game, user: Any) -> int | None:
+    """The seat ``user`` sits at in ``game``, or ``None``."""
+    return next((number for number, (player_id, _) in _seats(game).items() if player_id == user.pk), None)
 
 
 def _write(game: Game, state: Any, rows: list[Event]) -> None:
@@ -93,7 +113,7 @@ def _write(game: Game, state: Any, rows: list[Event]) -> None:
     _insert(game, rows)
     to_act = set(engine.to_act(state))
     game.status = GameStatus.FINISHED if engine.is_over(state) else GameStatus.ACTIVE
-    acting = list(Seat.objects.filter(game=game, number__in=to_act).values_list("bot", flat=True))
+    acting = [bot for number, bot in seat_bots(game).items() if number in to_act]
     humans_to_act = any(not bot for bot in acting)
     if game.turn_timeout and humans_to_act:
         game.deadline = timezone.now() + timedelta(seconds=game.turn_timeout)

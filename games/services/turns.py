@@ -13,9 +13,9 @@ from games.engine.bots import get_bot
 from games.engine.cards import parse_cards
 from games.engine.errors import EngineError
 from games.engine.protocol import Action
-from games.models import Game, GameStatus, Seat
+from games.models import Game, GameStatus
 from games.selectors.state import engine_of, game_state
-from games.services.log import append_action
+from games.services.log import append_action, seat_bots
 
 _RNG = secrets.SystemRandom()
 
@@ -51,17 +51,16 @@ def bot_move(*, game_id: int, version: int) -> bool:
         return False
     state = game_state(game)
     engine = engine_of(game)
-    bots = dict(Seat.objects.filter(game=game).exclude(bot="").values_list("number", "bot"))
+    bots = {number: bot for number, bot in seat_bots(game).items() if bot}
     seat = next((seat for seat in engine.to_act(state) if seat in bots), None)
     if seat is None:
         return False
     choice = get_bot(game.kind, bots[seat]).choose(engine.view(state, seat), _RNG)
     try:
-        action = _action_from(choice, seat)
-        engine.apply(state, action)
+        # The engine refuses an illegal choice before anything is written.
+        append_action(game, state, _action_from(choice, seat))
     except EngineError:
-        action = engine.default_action(state, seat)
-    append_action(game, state, action)
+        append_action(game, state, engine.default_action(state, seat))
     return True
 
 
@@ -78,7 +77,7 @@ def timeout_apply(*, game_id: int, version: int | None = None) -> bool:
         return False
     state = game_state(game)
     engine = engine_of(game)
-    humans = set(Seat.objects.filter(game=game, bot="").values_list("number", flat=True))
+    humans = {number for number, bot in seat_bots(game).items() if not bot}
     seat = next((seat for seat in engine.to_act(state) if seat in humans), None)
     if seat is None:
         return False

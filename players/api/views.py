@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from knox.auth import TokenAuthentication
 from rest_framework import status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -19,6 +18,7 @@ from players.api.serializers import (
     StaffTokenOutputSerializer,
 )
 from players.api.throttling import LoginRateThrottle, RegisterRateThrottle
+from players.auth import TokenAuthentication
 from players.selectors import player_for_user
 from players.services import player_register, staff_token_create, token_revoke
 

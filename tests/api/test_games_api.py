@@ -109,6 +109,9 @@ def test_action_paths(table, clients):
     ok = table.act(0, "stay")
     assert ok.json()["version"] == before + 1
     assert ok.json()["events"][0]["action"] == {"type": "stay", "seat": 0}
+    assert ok.json()["to_act"] == [1] and ok.json()["legal_actions"] == [], "bob decides next, not alice"
+    buy = table.act(1, "buy").json()
+    assert buy["to_act"] == [1] and [action["type"] for action in buy["legal_actions"]] == ["discard"]
     assert Event.objects.filter(game_id=table.game_id).count() == table.version
 
 

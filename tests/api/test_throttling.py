@@ -77,7 +77,7 @@ def test_num_proxies_defaults_to_zero_so_x_forwarded_for_is_not_trusted() -> Non
 def test_live_settings_use_knox_tokens_first_then_sessions_and_the_one_exception_handler() -> None:
     rest = settings.REST_FRAMEWORK
     assert rest["DEFAULT_AUTHENTICATION_CLASSES"] == [
-        "knox.auth.TokenAuthentication",
+        "players.auth.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ]
     assert rest["DEFAULT_PERMISSION_CLASSES"] == ["rest_framework.permissions.IsAuthenticated"]
