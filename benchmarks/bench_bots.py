@@ -55,7 +55,8 @@ OPTIONS = {"first_dealer": 1, "starting_stack": 10**7, "small_bet": 1, "big_bet"
 
 
 def start_worker(env: dict[str, str], workdir: Path) -> subprocess.Popen[bytes]:
-    command = [sys.executable, "-m", "celery", "-A", "palace_api", "worker", "-P", "solo", "-l", "WARNING"]
+    level = os.environ.get("BENCH_WORKER_LOGLEVEL", "WARNING")  # INFO logs each task's run time
+    command = [sys.executable, "-m", "celery", "-A", "palace_api", "worker", "-P", "solo", "-l", level]
     command += ["-I", "benchmarks.bench_tasks", "-n", f"bench-{uuid.uuid4().hex[:6]}@%h"]
     log = open(workdir / "worker.log", "ab")  # noqa: SIM115 - closed with the process
     return subprocess.Popen(  # noqa: S603 - our own interpreter and fixed arguments
@@ -201,6 +202,8 @@ def run(args: argparse.Namespace) -> int:
             server.stop()
             worker.terminate()
             worker.wait(timeout=30)
+            if os.environ.get("BENCH_WORKER_LOG"):
+                Path(os.environ["BENCH_WORKER_LOG"]).write_bytes((workdir / "worker.log").read_bytes())
             client.flushdb()
     p50, p99 = percentile(latencies, 0.50) * 1000, percentile(latencies, 0.99) * 1000
     base50, base99 = percentile(baseline, 0.50) * 1000, percentile(baseline, 0.99) * 1000

@@ -60,10 +60,14 @@ def game_detail(game: Game, user: AbstractBaseUser | AnonymousUser) -> dict[str,
     ``to_act``, the caller's ``legal_actions`` (with chip costs) and the decision's ``deadline``."""
     viewer = viewer_for(game, user)
     state = game_state(game)
-    engine_view = None if state is None else engine_of(game).view(state, viewer)
+    engine = engine_of(game)
+    engine_view = None if state is None else engine.view(state, viewer)
     seats = game_seats(game)
     for row in seats:
-        row["stack"] = None if engine_view is None else engine_view["seats"][row["seat"]]["stack"]
+        # Chips only in games that have them (the shedding Palace has none).
+        row["stack"] = None if engine_view is None else engine_view["seats"][row["seat"]].get("stack")
+    to_act = [] if state is None else list(engine.to_act(state))
+    legal = [] if state is None or not isinstance(viewer, int) else engine.legal_actions(state, viewer)
     return {
         "id": game.pk,
         "kind": game.kind,
@@ -77,8 +81,8 @@ def game_detail(game: Game, user: AbstractBaseUser | AnonymousUser) -> dict[str,
         "viewer": viewer,
         "seats": seats,
         "state": engine_view,
-        "to_act": [] if engine_view is None else engine_view["to_act"],
-        "legal_actions": [] if engine_view is None else engine_view["legal_actions"],
+        "to_act": to_act,
+        "legal_actions": [action.to_json() for action in legal],
         "deadline": game.deadline,
     }
 
