@@ -5,8 +5,9 @@ from __future__ import annotations
 from games.engine.errors import InvalidOptions
 from games.engine.poker import PALACE_POKER
 from games.engine.protocol import Game
+from games.engine.shedding import PALACE
 
-GAMES: dict[str, Game] = {PALACE_POKER.kind: PALACE_POKER}
+GAMES: dict[str, Game] = {PALACE_POKER.kind: PALACE_POKER, PALACE.kind: PALACE}
 
 
 def get_game(kind: str) -> Game:

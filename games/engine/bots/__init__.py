@@ -12,6 +12,7 @@ from __future__ import annotations
 from games.engine.bots.base import ActionJSON, Bot, RandomSource
 from games.engine.bots.poker_basic import PokerBasicBot
 from games.engine.bots.random_bot import RandomBot
+from games.engine.bots.shedding_basic import ShedBasicBot
 from games.engine.errors import EngineError
 
 __all__ = ["BOTS", "ActionJSON", "Bot", "RandomSource", "get_bot"]
@@ -19,7 +20,7 @@ __all__ = ["BOTS", "ActionJSON", "Bot", "RandomSource", "get_bot"]
 BOTS: dict[str, Bot] = {bot.name: bot for bot in (PokerBasicBot(), RandomBot())}
 """The Palace Poker (kind ``"palace-poker"``) bots by name: ``"basic"``, ``"random"``."""
 
-_BY_KIND: dict[str, dict[str, Bot]] = {"palace-poker": BOTS}
+_BY_KIND: dict[str, dict[str, Bot]] = {"palace-poker": BOTS, "palace": {"basic": ShedBasicBot(), "random": RandomBot()}}
 
 
 def get_bot(kind: str, name: str) -> Bot:
