@@ -241,6 +241,10 @@ class Game(Protocol):
     def to_act(self, state: Any) -> tuple[int, ...]:
         """Seats whose decision it is (empty while chance acts or after the end)."""
 
+    def due_to_act(self, state: Any) -> tuple[int, ...]:
+        """The seats whose decision a turn deadline concerns: those the game waits for (``to_act`` less
+        any seat that merely may act out of turn)."""
+
     def chance_request(self, state: Any) -> ChanceRequest | None:
         """The shuffle chance owes now, or ``None``."""
 

@@ -66,7 +66,9 @@ def game_detail(game: Game, user: AbstractBaseUser | AnonymousUser) -> dict[str,
     for row in seats:
         # Chips only in games that have them (the shedding Palace has none).
         row["stack"] = None if engine_view is None else engine_view["seats"][row["seat"]].get("stack")
-    to_act = [] if state is None else list(engine.to_act(state))
+    # The engine's view says whose decision it is as this viewer may know it: a seat's chance to play out
+    # of turn would tell what it holds.
+    to_act = [] if engine_view is None else list(engine_view["to_act"])
     legal = [] if state is None or not isinstance(viewer, int) else engine.legal_actions(state, viewer)
     return {
         "id": game.pk,

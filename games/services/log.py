@@ -112,10 +112,11 @@ def _write(game: Game, state: Any, rows: list[Event]) -> None:
     before = game.version
     _insert(game, rows)
     to_act = set(engine.to_act(state))
+    due = set(engine.due_to_act(state))
     game.status = GameStatus.FINISHED if engine.is_over(state) else GameStatus.ACTIVE
     acting = [bot for number, bot in seat_bots(game).items() if number in to_act]
-    humans_to_act = any(not bot for bot in acting)
-    if game.turn_timeout and humans_to_act:
+    humans_due = any(not bot for number, bot in seat_bots(game).items() if number in due)
+    if game.turn_timeout and humans_due:
         game.deadline = timezone.now() + timedelta(seconds=game.turn_timeout)
     else:
         game.deadline = None

@@ -66,7 +66,8 @@ def bot_move(*, game_id: int, version: int) -> bool:
 
 @transaction.atomic
 def timeout_apply(*, game_id: int, version: int | None = None) -> bool:
-    """Apply the default action of every human seat whose deadline has passed.
+    """Apply the default action of every human seat the expired deadline concerns (``due_to_act``:
+    in a simultaneous setup all who have not chosen, else the one seat the game waits for).
 
     Does nothing before the deadline, after the game moved past ``version`` (when given), or when
     another worker applied it first: the game row is locked and the deadline re-read under the lock,
@@ -78,11 +79,11 @@ def timeout_apply(*, game_id: int, version: int | None = None) -> bool:
     state = game_state(game)
     engine = engine_of(game)
     humans = {number for number, bot in seat_bots(game).items() if not bot}
-    seat = next((seat for seat in engine.to_act(state) if seat in humans), None)
-    if seat is None:
-        return False
-    append_action(game, state, engine.default_action(state, seat))
-    return True
+    expired = [seat for seat in engine.due_to_act(state) if seat in humans]
+    for seat in expired:
+        if seat in engine.due_to_act(state):  # a seat the last default made act again keeps its new deadline
+            state, _ = append_action(game, state, engine.default_action(state, seat))
+    return bool(expired)
 
 
 def timeouts_sweep(*, limit: int = 200) -> int:

@@ -83,6 +83,10 @@ class PalacePoker:
         seat = seat_to_act(state)
         return () if seat is None else (seat,)
 
+    def due_to_act(self, state: PokerState) -> tuple[int, ...]:
+        """The seat the game waits for: the one in ``to_act``."""
+        return self.to_act(state)
+
     def chance_request(self, state: PokerState) -> ChanceRequest | None:
         """The shuffle owed now, with exactly the cards it must order."""
         if state.chance is None:

@@ -38,7 +38,7 @@ def test_registry_names_the_palace_poker_bots():
     assert get_bot("palace-poker", "random") is RANDOM
 
 
-@pytest.mark.parametrize(("kind", "name"), [("palace-poker", "shark"), ("palace", "basic"), ("chess", "random")])
+@pytest.mark.parametrize(("kind", "name"), [("palace-poker", "shark"), ("palace", "shark"), ("chess", "random")])
 def test_get_bot_refuses_an_unknown_bot_or_kind(kind, name):
     with pytest.raises(EngineError) as info:
         get_bot(kind, name)

@@ -1,0 +1,61 @@
+"""The working context of one ``apply``: a mutable draft of the state and the events it emits."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from games.engine.cards import Card
+from games.engine.protocol import CardGroup, Event
+from games.engine.shedding.state import Draft, ShedState
+
+
+class Ctx:
+    """``t``: the draft being changed; ``events``: what happened, in order."""
+
+    def __init__(self, state: ShedState) -> None:
+        self.t: Any = Draft(state)
+        self.events: list[Event] = []
+
+    def emit(
+        self,
+        type_: str,
+        seat: int | None = None,
+        cards: Mapping[str, CardGroup] | None = None,
+        **data: Any,
+    ) -> None:
+        """Record one event (``data``: public JSON fields)."""
+        self.events.append(Event(type=type_, seat=seat, data=data, cards=dict(cards or {})))
+
+    def next_active(self, seat: int) -> int:
+        """The first seat after ``seat`` clockwise that still holds cards."""
+        t = self.t
+        for k in range(1, t.seats + 1):
+            candidate = (seat + k) % t.seats
+            if candidate not in t.out:
+                return candidate
+        raise AssertionError("nobody holds cards")
+
+    def active(self) -> list[int]:
+        """Seats still holding cards, in seat order."""
+        return [seat for seat in range(self.t.seats) if seat not in self.t.out]
+
+    def cards_left(self, seat: int) -> int:
+        """Cards ``seat`` still holds (hand, face up, face down)."""
+        t = self.t
+        return len(t.hands[seat]) + len(t.face_up[seat]) + sum(1 for card in t.face_down[seat] if card is not None)
+
+
+def public(cards: Iterable[Card]) -> CardGroup:
+    """A card group every viewer sees."""
+    return CardGroup(cards=tuple(cards))
+
+
+def private(cards: Iterable[Card], seats: Iterable[int]) -> CardGroup:
+    """A card group only ``seats`` (and staff) see."""
+    return CardGroup(cards=tuple(cards), visible_to=frozenset(seats))
+
+
+def nobody(cards: Iterable[Card]) -> CardGroup:
+    """A card group no player sees, its owner included (face-down cards, a shuffle): staff only."""
+    return CardGroup(cards=tuple(cards), visible_to=frozenset())

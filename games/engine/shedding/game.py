@@ -1,0 +1,178 @@
+"""Palace, the shedding game, behind the common game interface (``games.engine.protocol.Game``).
+
+Action types and their fields (what a client POSTs, with ``expected_version``):
+
+- ``choose_face_up`` ``cards``: in the setup, the three of one's six visible cards to lie face up
+  (every seat at once; each submits once).
+- ``play`` ``cards``: one or more cards of one rank, on turn; or out of turn where an option allows
+  (a redraw, a four of a kind completed): see ``legal.optional_plays``.
+- ``pick_up``: take the pile (on turn).
+- ``play_face_down`` [``target``]: flip the face-down card at position 0-2 (default: the first left).
+- ``shuffle`` ``cards``: chance's action, the new order of the pack, top first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from games.engine.cards import Card
+from games.engine.chance import check_shuffle
+from games.engine.errors import IllegalAction
+from games.engine.protocol import Action, ChanceRequest, Event, LegalAction, Viewer
+from games.engine.shedding import deal, play
+from games.engine.shedding.context import Ctx, nobody
+from games.engine.shedding.ending import check_stalemate
+from games.engine.shedding.legal import default_action, legal_actions, seats_to_act
+from games.engine.shedding.options import parse_options
+from games.engine.shedding.state import FINISHED, PLAY, SETUP, ShedState, state_from_json, state_to_json
+from games.engine.shedding.turns import take_up_face_up
+from games.engine.shedding.view import view
+
+ACTION_TYPES = ("choose_face_up", "play", "pick_up", "play_face_down")
+
+_FIELDS: dict[str, set[str]] = {
+    "choose_face_up": {"cards"},
+    "play": {"cards"},
+    "pick_up": set(),
+    "play_face_down": {"target"},
+}
+
+_CHANCE: dict[str, Callable[[Ctx, tuple[Card, ...]], None]] = {
+    "first_dealer": deal.draw_for_dealer,
+    "deal": deal.deal,
+}
+
+_PLAY_HANDLERS: dict[str, Callable[[Ctx, int, Action], None]] = {
+    "play": lambda ctx, seat, a: play.play(ctx, seat, a.cards),
+    "pick_up": lambda ctx, seat, a: play.pick_up(ctx, seat),
+    "play_face_down": lambda ctx, seat, a: play.play_face_down(ctx, seat, a.target),
+}
+
+
+class PalaceShedding:
+    """Palace, the shedding game (palace-shedding-a.txt and palace-shedding-b.txt; options where
+    they disagree: ``games.engine.shedding.options``)."""
+
+    kind = "palace"
+
+    def normalize_options(self, options: Mapping[str, Any] | None, seats: int) -> dict[str, Any]:
+        """Validated options with every default filled in (see ``parse_options``)."""
+        return parse_options(options, seats).to_json()
+
+    def new_game(self, options: Mapping[str, Any] | None, seats: int) -> ShedState:
+        """The state before the first shuffle. Raises ``InvalidOptions`` (see ``parse_options``)."""
+        return deal.initial_state(ShedState(options=parse_options(options, seats), seats=seats, phase=""))
+
+    def to_act(self, state: ShedState) -> tuple[int, ...]:
+        """Setup: the seats that have not chosen. Play: the seat on turn first, then any seat with
+        an out-of-turn play. Empty while chance acts or after the match."""
+        return seats_to_act(state)
+
+    def due_to_act(self, state: ShedState) -> tuple[int, ...]:
+        """The seats the game waits for: in the setup every seat still to choose; in play the seat on
+        turn alone (out-of-turn plays are chances, not duties, and have no deadline)."""
+        seats = seats_to_act(state)
+        return seats if state.phase == SETUP else seats[:1]
+
+    def chance_request(self, state: ShedState) -> ChanceRequest | None:
+        """The shuffle owed now (the whole pack: for the draw for dealer, then for the deal)."""
+        if state.chance is None:
+            return None
+        return ChanceRequest(purpose=state.chance, cards=deal.shuffle_cards(state), number=state.shuffles)
+
+    def legal_actions(self, state: ShedState, seat: int) -> tuple[LegalAction, ...]:
+        """See ``games.engine.shedding.legal.legal_actions``."""
+        return legal_actions(state, seat)
+
+    def default_action(self, state: ShedState, seat: int) -> Action:
+        """See ``games.engine.shedding.legal.default_action``."""
+        return default_action(state, seat)
+
+    def apply(self, state: ShedState, action: Action) -> tuple[ShedState, tuple[Event, ...]]:
+        """Apply a decision or a shuffle; the input state is never changed.
+
+        Raises ``IllegalAction`` with codes ``game_over``, ``awaiting_shuffle``, ``no_shuffle_due``,
+        ``invalid_shuffle``, ``unknown_action``, ``not_your_turn``, ``unexpected_field``,
+        ``action_not_allowed`` and those of the action (``choose_three``, ``not_your_cards``,
+        ``no_cards``, ``mixed_ranks``, ``does_not_beat``, ``play_face_down``,
+        ``invalid_out_of_turn_play``, ``not_on_turn``, ``empty_pile``, ``must_play``,
+        ``face_down_not_yet``, ``invalid_target``).
+        """
+        if state.phase == FINISHED:
+            raise IllegalAction("game_over", "the match is over")
+        ctx = Ctx(state)
+        if action.type == "shuffle" or state.chance is not None:
+            self._apply_chance(ctx, state, action)
+        else:
+            self._apply_decision(ctx, state, action)
+        return ctx.t.freeze(), tuple(ctx.events)
+
+    def _apply_chance(self, ctx: Ctx, state: ShedState, action: Action) -> None:
+        request = self.chance_request(state)
+        if request is None:
+            raise IllegalAction("no_shuffle_due", "no shuffle is due now")
+        if action.type != "shuffle":
+            raise IllegalAction("awaiting_shuffle", "the dealer is shuffling; no decision is due")
+        check_shuffle(request, action)
+        ctx.t.chance = None
+        ctx.t.shuffles += 1
+        ctx.emit(
+            "shuffle",
+            None,
+            cards={"order": nobody(action.cards)},
+            purpose=request.purpose,
+            size=len(action.cards),
+            number=request.number,
+        )
+        _CHANCE[request.purpose](ctx, action.cards)
+
+    def _apply_decision(self, ctx: Ctx, state: ShedState, action: Action) -> None:
+        if action.type not in ACTION_TYPES:
+            raise IllegalAction("unknown_action", f"unknown action type {action.type!r}; one of {list(ACTION_TYPES)}")
+        if action.seat is None or action.seat not in self.to_act(state):
+            raise IllegalAction("not_your_turn", "it is not this seat's decision")
+        given = {
+            name
+            for name, present in (
+                ("cards", bool(action.cards)),
+                ("target", action.target is not None),
+                ("amount", action.amount is not None),
+            )
+            if present
+        }
+        extra = given - _FIELDS[action.type]
+        if extra:
+            raise IllegalAction("unexpected_field", f"{action.type!r} takes no {sorted(extra)}")
+        seat = action.seat
+        if action.timeout:
+            ctx.emit("timeout", seat, action=action.type)
+        if state.phase == SETUP and action.type == "choose_face_up":
+            deal.choose_face_up(ctx, seat, action.cards)
+            return
+        handler = _PLAY_HANDLERS.get(action.type) if state.phase == PLAY else None
+        if handler is None:
+            raise IllegalAction("action_not_allowed", f"{action.type!r} is not allowed now (phase {state.phase!r})")
+        handler(ctx, seat, action)
+        if ctx.t.phase == PLAY:
+            take_up_face_up(ctx)
+            check_stalemate(ctx)
+
+    def view(self, state: ShedState, viewer: Viewer) -> dict[str, Any]:
+        """See ``games.engine.shedding.view.view``."""
+        return view(state, viewer)
+
+    def is_over(self, state: ShedState) -> bool:
+        """Whether the match has ended."""
+        return state.phase == FINISHED
+
+    def state_to_json(self, state: ShedState) -> dict[str, Any]:
+        """Every field as JSON (holds hidden cards: staff and snapshots only)."""
+        return state_to_json(state)
+
+    def state_from_json(self, data: dict[str, Any]) -> ShedState:
+        """Inverse of ``state_to_json``."""
+        return state_from_json(data)
+
+
+PALACE = PalaceShedding()
