@@ -6,7 +6,8 @@ every card too), with no model permission needed.
 
 Besides the model pages, ``GameAdmin`` serves two pages (staff only, through ``admin_view``):
 ``<game id>/hands/`` lists a game's hands and ``<game id>/hands/<n>/`` shows hand ``n`` with every
-card, from ``games.selectors.hand_history``.
+card, from ``games.selectors.hand_history``; for a shedding game (kind ``"palace"``, one deal a
+match) the list has one hand, shown from ``games.selectors.shed_history``.
 """
 
 from __future__ import annotations
@@ -25,6 +26,10 @@ from django.utils.html import format_html, format_html_join
 
 from games.models import Event, Game, IdempotencyKey, Seat
 from games.selectors.hand_history import Hand, hand_histories, hand_history
+from games.selectors.shed_history import ShedHistory, shed_history
+
+SHEDDING = "palace"
+"""The kind of the shedding game: one deal a match, read by ``games.selectors.shed_history``."""
 
 
 class StaffReadOnly:
@@ -127,6 +132,12 @@ class GameAdmin(StaffReadOnly, admin.ModelAdmin):
 
     @admin.display(description="hands")
     def hand_list(self, game: Game) -> str:
+        if game.kind == SHEDDING:
+            history = shed_history(game)
+            if not history.dealt:
+                return "no hand yet"
+            url = reverse("admin:games_game_hand", args=[game.pk, 1])
+            return format_html('<div><a href="{}">hand 1</a>: {}</div>', url, history.result)
         hands = hand_histories(game)
         if not hands:
             return "no hand yet"
@@ -173,6 +184,9 @@ class GameAdmin(StaffReadOnly, admin.ModelAdmin):
     def hands_view(self, request: HttpRequest, game_id: int) -> HttpResponse:
         """The hands of one game, each with its dealer, pot and winners."""
         game = self._reviewed_game(request, game_id)
+        if game.kind == SHEDDING:
+            context = self._context(request, game, f"Hands of game {game.pk}", history=shed_history(game))
+            return TemplateResponse(request, "admin/games/shed_list.html", context)
         hands = [(hand, _hand_result(hand)) for hand in hand_histories(game)]
         context = self._context(request, game, f"Hands of game {game.pk}", hands=hands)
         return TemplateResponse(request, "admin/games/game/hand_list.html", context)
@@ -180,6 +194,8 @@ class GameAdmin(StaffReadOnly, admin.ModelAdmin):
     def hand_view(self, request: HttpRequest, game_id: int, number: int) -> HttpResponse:
         """One hand with every card: deal, play, battles, showdown, pot and shuffle orders."""
         game = self._reviewed_game(request, game_id)
+        if game.kind == SHEDDING:
+            return self._shed_view(request, game, number)
         hand = hand_history(game, number)
         if hand is None:
             raise Http404("no such hand")
@@ -198,6 +214,20 @@ class GameAdmin(StaffReadOnly, admin.ModelAdmin):
             ),
         )
         return TemplateResponse(request, "admin/games/game/hand_detail.html", context)
+
+    def _shed_view(self, request: HttpRequest, game: Game, number: int) -> HttpResponse:
+        """The one deal of a shedding match, with every card: see ``games.selectors.shed_history``."""
+        history: ShedHistory = shed_history(game)
+        if number != 1 or not history.dealt:
+            raise Http404("no such hand")
+        context = self._context(
+            request,
+            game,
+            f"Game {game.pk}, hand 1",
+            history=history,
+            hand_log_url=f"{event_log_url(game.pk)}&seq__gte={history.first_seq}&seq__lte={history.last_seq}",
+        )
+        return TemplateResponse(request, "admin/games/shed_detail.html", context)
 
 
 def _hand_result(hand: Hand) -> str:
