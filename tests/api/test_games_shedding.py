@@ -34,7 +34,8 @@ def test_bad_shedding_options_get_400(clients, options, code):
     assert response.status_code == 400 and response.json()["code"] == code
 
 
-def test_a_shedding_game_is_played_to_the_end_over_http(clients):
+def test_a_shedding_game_is_played_to_the_end_over_http(clients, throttle_rates):
+    throttle_rates(user=None)  # a whole game is more requests a minute than the per-player throttle allows
     rng = random.Random(5)  # noqa: S311 - the test's choice of moves
     game = clients[0].post("/api/v1/games/", {"kind": "palace", "seats": 2, "options": {}}, format="json").json()
     url = f"/api/v1/games/{game['id']}/"
