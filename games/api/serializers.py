@@ -53,7 +53,12 @@ class SeatInput(StrictSerializer):
 
 
 class ActionInput(StrictSerializer):
-    type = serializers.CharField(help_text="`buy`, `discard`, `bet`, `stay`, `fold`, `call` or `raise`.")
+    type = serializers.CharField(
+        help_text=(
+            "Palace Poker: `buy`, `buy_discard` (open_market), `discard`, `bet`, `stay`, `fold`, `call`, `raise`. "
+            "Palace: `choose_face_up`, `play`, `pick_up`, `play_face_down`."
+        )
+    )
     cards = serializers.ListField(
         child=serializers.CharField(), required=False, default=list, help_text='Card codes, e.g. `["As", "Td"]`.'
     )

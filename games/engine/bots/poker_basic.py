@@ -160,7 +160,8 @@ def _answer_battle(table: Table, battle: Mapping[str, Any], legal: dict[str, dic
         return action
     cost = legal["call"]["cost"]
     share = 1.0 / (_players_in(table) - 1)
-    price = cost / ((table.pot + cost) * share)
+    # Without money (the ``points`` variation) calling is free: the price is nothing.
+    price = cost / ((table.pot + cost) * share) if cost else 0.0
     if rate >= price + CALL_MARGIN + CALL_MARGIN_PER_RAISE * raises:
         return {"type": "call"}
     return {"type": "fold"}

@@ -10,7 +10,6 @@ from dataclasses import replace
 from typing import Any
 
 from games.engine.errors import IllegalAction
-from games.engine.evaluator import best_hand
 from games.engine.poker.context import Ctx, private, public
 from games.engine.poker.ending import award
 from games.engine.poker.play import after_elimination
@@ -23,11 +22,15 @@ def raise_minimum(t: Any) -> int:
     Source: palace-poker.txt, "Raise": the defender's first raise is one big bet, or one small bet
     if he has no soldiers ("double it to two small bets"); in limit every later raise is one big
     bet (the Brad/Frank example: 5, then 10, then 10). No-limit re-raises "can be any amount": the
-    text is silent on a floor, so the smallest is one small bet.
+    text is silent on a floor, so the smallest is one small bet. With
+    ``no_limit_first_raise="big_bet"`` a no-limit first raise is at least the big bet even without
+    soldiers (palace-poker-hindi.txt, "Raise").
     """
     battle = t.battle
     options = t.options
     if battle.raises == 0:
+        if options.betting == "no_limit" and options.no_limit_first_raise == "big_bet":
+            return options.big_bet
         return options.big_bet if t.soldiers[battle.defender] else options.small_bet
     return options.big_bet if options.betting == "limit" else options.small_bet
 
@@ -72,6 +75,8 @@ def raise_(ctx: Ctx, seat: int, amount: int | None) -> None:
     """
     t = ctx.t
     battle = t.battle
+    if t.options.points:
+        raise IllegalAction("action_not_allowed", "without money the defender calls or folds; nobody raises")
     if battle.raises >= t.options.max_raises:
         raise IllegalAction("raise_cap", f"no more than {t.options.max_raises} raises in a battle")
     amount = ctx.chosen_amount(amount, raise_minimum(t), what="raise")
@@ -107,14 +112,7 @@ def _decide(ctx: Ctx, *, caller: int) -> None:
     t = ctx.t
     battle = t.battle
     other = battle.opponent(caller)
-    hands = {
-        seat: best_hand(
-            ctx.all_cards_of(seat),
-            exclude_suit=t.banners[battle.opponent(seat)].suit,
-            own_suit=t.banners[seat].suit,
-        )
-        for seat in (caller, other)
-    }
+    hands = {seat: ctx.hand_of(seat, exclude_suit=t.banners[battle.opponent(seat)].suit) for seat in (caller, other)}
     _show(ctx, other, to=caller, hand=hands[other].name)
     if hands[caller].key == hands[other].key:
         _show(ctx, caller, to=other, hand=hands[caller].name)

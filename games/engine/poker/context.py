@@ -7,8 +7,10 @@ from typing import Any
 
 from games.engine.cards import Card
 from games.engine.errors import IllegalAction
+from games.engine.evaluator import HandValue, best_hand
 from games.engine.poker.state import Draft, PokerState
 from games.engine.protocol import CardGroup, Event
+from games.engine.wild import best_wild_hand, wild_cards
 
 
 class Ctx:
@@ -79,6 +81,23 @@ class Ctx:
         """Palace cards, banner and soldiers of ``seat``."""
         t = self.t
         return [*t.palace[seat], t.banners[seat], *t.soldiers[seat]]
+
+    def hand_of(self, seat: int, *, exclude_suit: str | None = None) -> HandValue:
+        """The best hand of ``seat`` (wild royals under the ``kings_in_the_house`` variation)."""
+        t = self.t
+        own_suit = t.banners[seat].suit
+        if t.options.kings_in_the_house:
+            return best_wild_hand(
+                self.all_cards_of(seat),
+                wild=wild_cards(t.palace[seat], own_suit),
+                exclude_suit=exclude_suit,
+                own_suit=own_suit,
+            )
+        return best_hand(self.all_cards_of(seat), exclude_suit=exclude_suit, own_suit=own_suit)
+
+    def free(self) -> bool:
+        """Whether chips are out of play (the ``points`` variation): every cost is then zero."""
+        return bool(self.t.options.points)
 
 
 def public(cards: Iterable[Card]) -> CardGroup:

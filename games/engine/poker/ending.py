@@ -6,8 +6,10 @@ and "Ties"; palace-poker-hindi.txt, "जीतना" agrees on the same-suit sp
 
 from __future__ import annotations
 
-from games.engine.evaluator import best_hand
+from typing import Any
+
 from games.engine.poker.context import Ctx, public
+from games.engine.poker.options import MAX_SOLDIERS
 from games.engine.poker.state import BANNER_DEAL, FINISHED, TURN
 
 
@@ -15,7 +17,9 @@ def check_hand_over(ctx: Ctx) -> bool:
     """End the hand if one player is left, or if all who are left share one banner suit.
 
     Source: palace-poker.txt, "Winning the Pot": the last player takes the pot; two or three
-    players left with the same banner suit split it at once. Returns whether the hand ended.
+    players left with the same banner suit split it at once. Under ``no_pot_sharing`` ("No Pot
+    Sharing Rule") and ``points`` ("Palace Poker without money": no pot-splitting) a showdown
+    decides instead. Returns whether the hand ended.
     """
     t = ctx.t
     left = ctx.players_in_hand()
@@ -23,7 +27,10 @@ def check_hand_over(ctx: Ctx) -> bool:
         award(ctx, left, reason="last_player")
         return True
     if len({t.banners[seat].suit for seat in left}) == 1:
-        award(ctx, left, reason="same_banner_suit")
+        if t.options.no_pot_sharing or t.options.points:
+            showdown(ctx)
+        else:
+            award(ctx, left, reason="same_banner_suit")
         return True
     return False
 
@@ -57,7 +64,8 @@ def showdown(ctx: Ctx) -> None:
 
     Source: palace-poker.txt, "Stay" (players show starting from the one who began the run) and
     "Winning the Pot" (ties go to the most cards of one's own banner suit in the five-card hand,
-    then the pot is split).
+    then the pot is split). With ``showdown_tie="split"`` the own-suit count is skipped and a tie
+    for top hand splits at once (palace-poker-hindi.txt, its showdown paragraph).
     """
     t = ctx.t
     start = t.dealer if t.quiet_start is None else t.quiet_start
@@ -68,8 +76,8 @@ def showdown(ctx: Ctx) -> None:
         order.append(seat)
     keys = {}
     for seat in order:
-        hand = best_hand(ctx.all_cards_of(seat), own_suit=t.banners[seat].suit)
-        keys[seat] = hand.key
+        hand = ctx.hand_of(seat)
+        keys[seat] = hand.key if t.options.showdown_tie == "own_suit_count" else (hand.rank, 0)
         t.shown[seat] = True
         ctx.emit(
             "palace_shown",
@@ -85,9 +93,19 @@ def showdown(ctx: Ctx) -> None:
 def award(ctx: Ctx, winners: list[int], *, reason: str) -> None:
     """Give the pot to ``winners`` (split evenly; odd chips to the first winner left of the dealer).
 
-    Then the hand ends: see ``end_hand``.
+    Then the hand ends: see ``end_hand``. Under ``points`` (palace-poker.txt, "Palace Poker
+    without money") the pot is empty; a single winner scores 10 minus his soldiers, counted up to
+    five (the winner of a last battle may hold more before his discard step, and the text gives
+    scores from 5 to 10); several winners are an absolute tie and nobody scores.
     """
     t = ctx.t
+    if t.options.points:
+        if len(winners) == 1:
+            points = 10 - min(len(t.soldiers[winners[0]]), MAX_SOLDIERS)
+            t.scores[winners[0]] += points
+            ctx.emit("points_scored", winners[0], points=points, reason=reason, scores=list(t.scores))
+        else:
+            ctx.emit("points_scored", None, points=0, reason="absolute_tie", tied=list(winners), scores=list(t.scores))
     share, odd = divmod(t.pot, len(winners))
     first = next(seat for seat in ((t.dealer + 1 + k) % t.seats for k in range(t.seats)) if seat in winners)
     amounts = {seat: share + (odd if seat == first else 0) for seat in winners}
@@ -108,7 +126,7 @@ def end_hand(ctx: Ctx) -> None:
     match; a player with no chips leaves, as in poker-basics-penguin.txt, "Out of chips").
     """
     t = ctx.t
-    ctx.emit("hand_ended", None, hand=t.hand_number, stacks=list(t.stacks))
+    ctx.emit("hand_ended", None, hand=t.hand_number, stacks=list(t.stacks), **_scores(t))
     n = t.seats
     t.banners, t.palace, t.soldiers = [None] * n, [[] for _ in range(n)], [[] for _ in range(n)]
     t.stock, t.discards, t.set_aside = [], [], []
@@ -123,12 +141,14 @@ def end_hand(ctx: Ctx) -> None:
     t.in_hand = list(t.in_match)
     alive = [seat for seat in range(n) if t.in_match[seat]]
     max_hands = t.options.max_hands
-    if len(alive) <= 1 or (max_hands is not None and t.hand_number >= max_hands):
-        top = max(t.stacks[seat] for seat in alive)
-        t.winners = [seat for seat in alive if t.stacks[seat] == top]
+    measure = t.scores if t.options.points else t.stacks
+    reached = t.options.points and max(t.scores) >= t.options.target_points
+    if len(alive) <= 1 or reached or (max_hands is not None and t.hand_number >= max_hands):
+        top = max(measure[seat] for seat in alive)
+        t.winners = [seat for seat in alive if measure[seat] == top]
         t.phase = FINISHED
         t.chance = None
-        ctx.emit("match_ended", None, winners=list(t.winners), stacks=list(t.stacks), hands=t.hand_number)
+        ctx.emit("match_ended", None, winners=list(t.winners), stacks=list(t.stacks), hands=t.hand_number, **_scores(t))
         return
     t.dealer = next(seat for seat in ((t.dealer + 1 + k) % n for k in range(n)) if t.in_match[seat])
     t.phase = BANNER_DEAL
@@ -141,3 +161,8 @@ def next_turn(ctx: Ctx, after: int) -> None:
     t.turn = ctx.next_in_hand(after)
     t.step = TURN
     t.actor = None
+
+
+def _scores(t: object) -> dict[str, Any]:
+    """The scores for an event, under the ``points`` variation only."""
+    return {"scores": list(t.scores)} if t.options.points else {}  # type: ignore[attr-defined]

@@ -3,12 +3,15 @@
 Action types and their fields (amounts in chips):
 
 - ``buy``: pay one small bet, draw a soldier; then the same seat owes a ``discard``.
+- ``buy_discard`` (``open_market`` only): pay one big bet, take the top card of the discard pile
+  as a soldier; then the same seat owes a ``discard``.
 - ``discard`` ``cards``: on one's turn, one or more soldiers; as the step owed after a buy or a
   won battle, any number (none = keep) leaving at most five soldiers.
 - ``bet`` ``target`` [``amount``]: attack a seat; ``amount`` is the bet (fixed in limit, at
   least the minimum in no-limit).
 - ``stay``; ``fold`` (on one's turn or as a battle's responder).
 - ``call``; ``raise`` [``amount``]: the raise beyond the call (fixed in limit).
+- Under ``points`` every cost above is 0, a bet takes no ``amount`` and nobody raises.
 - ``shuffle`` ``cards``: chance's action, the new order of the cards being shuffled, top first.
 """
 
@@ -36,10 +39,11 @@ from games.engine.poker.state import (
 from games.engine.poker.view import view
 from games.engine.protocol import Action, CardGroup, ChanceRequest, Event, LegalAction, Viewer
 
-ACTION_TYPES = ("buy", "discard", "bet", "stay", "fold", "call", "raise")
+ACTION_TYPES = ("buy", "buy_discard", "discard", "bet", "stay", "fold", "call", "raise")
 
 _FIELDS: dict[str, set[str]] = {
     "buy": set(),
+    "buy_discard": set(),
     "discard": {"cards"},
     "bet": {"target", "amount"},
     "stay": set(),
@@ -75,6 +79,7 @@ class PalacePoker:
             stacks=(opts.starting_stack,) * seats,
             in_match=(True,) * seats,
             phase="",
+            scores=(0,) * seats,
         )
         return deal.initial_state(state)
 
@@ -188,6 +193,7 @@ def _handler(step: str | None, type_: str) -> Callable[[Ctx, int, Action], None]
     if step == TURN:
         return {
             "buy": lambda ctx, seat, a: play.buy(ctx, seat),
+            "buy_discard": lambda ctx, seat, a: play.buy_discard(ctx, seat),
             "discard": lambda ctx, seat, a: play.discard_turn(ctx, seat, a.cards),
             "bet": lambda ctx, seat, a: play.bet(ctx, seat, a.target, a.amount),
             "stay": lambda ctx, seat, a: play.stay(ctx, seat),

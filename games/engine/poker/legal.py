@@ -30,10 +30,14 @@ def legal_actions(state: PokerState, seat: int) -> tuple[LegalAction, ...]:
     from his, when he can pay the bet), ``stay``, ``fold``. In a discard step: ``discard`` of any
     of his soldiers, at least as many as take him above five. In a battle: ``fold``, ``call``
     (costing at most his stack), ``raise`` (while under the raise cap and affordable).
+
+    Variations: ``open_market`` adds ``buy_discard`` on a turn (cost one big bet, when the discard
+    pile has a card); under ``points`` every cost is 0 and a battle has no ``raise``.
     """
     if seat_to_act(state) != seat:
         return ()
     options = state.options
+    free = options.points
     stack = state.stacks[seat]
     soldiers = state.soldiers[seat]
     if state.step == DISCARD:
@@ -48,7 +52,7 @@ def legal_actions(state: PokerState, seat: int) -> tuple[LegalAction, ...]:
     battle = state.battle
     if state.step == BATTLE and battle is not None:
         actions = [LegalAction(type="fold"), LegalAction(type="call", cost=min(battle.owed, stack))]
-        if battle.raises < options.max_raises:
+        if battle.raises < options.max_raises and not free:
             minimum = raise_minimum(state)
             if battle.owed + minimum <= stack:
                 maximum = minimum if options.betting == "limit" else stack - battle.owed
@@ -57,11 +61,15 @@ def legal_actions(state: PokerState, seat: int) -> tuple[LegalAction, ...]:
                 )
         return tuple(actions)
     actions = []
-    if (state.stock or state.discards) and stack >= options.small_bet:
-        actions.append(LegalAction(type="buy", cost=options.small_bet))
+    buy_cost = 0 if free else options.small_bet
+    if (state.stock or state.discards) and stack >= buy_cost:
+        actions.append(LegalAction(type="buy", cost=buy_cost))
+    market_cost = 0 if free else options.big_bet
+    if options.open_market and state.discards and stack >= market_cost:
+        actions.append(LegalAction(type="buy_discard", cost=market_cost))
     if soldiers:
         actions.append(LegalAction(type="discard", cards=soldiers, min_cards=1, max_cards=len(soldiers)))
-    minimum = (len(soldiers) + 1) * options.small_bet
+    minimum = 0 if free else (len(soldiers) + 1) * options.small_bet
     own_suit = state.banners[seat].suit  # type: ignore[union-attr]
     targets = tuple(
         (other, minimum)
@@ -69,7 +77,7 @@ def legal_actions(state: PokerState, seat: int) -> tuple[LegalAction, ...]:
         if other != seat and state.banners[other].suit != own_suit  # type: ignore[union-attr]
     )
     if targets and stack >= minimum:
-        maximum = minimum if options.betting == "limit" else stack
+        maximum = minimum if options.betting == "limit" or free else stack
         actions.append(LegalAction(type="bet", cost=minimum, targets=targets, min_amount=minimum, max_amount=maximum))
     actions.append(LegalAction(type="stay"))
     actions.append(LegalAction(type="fold"))

@@ -1,6 +1,8 @@
 """Palace Poker game options: stakes, betting structure, match length.
 
-Source: palace-poker.txt, "Banner Cards" (ante), "Bet (or battle)" and "Raise" (limit and no-limit).
+Source: palace-poker.txt, "Banner Cards" (ante), "Bet (or battle)" and "Raise" (limit and no-limit);
+the variation options come from palace-poker.txt, "Variations", and from the places where
+palace-poker-hindi.txt reads differently (see ``PokerOptions``).
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ from typing import Any
 from games.engine.errors import InvalidOptions
 
 BETTING_STRUCTURES = ("limit", "no_limit")
+SHOWDOWN_TIES = ("own_suit_count", "split")
+NO_LIMIT_FIRST_RAISES = ("small_bet_without_soldiers", "big_bet")
 MIN_SEATS = 2
 MAX_SEATS = 10
 MAX_SOLDIERS = 5
@@ -27,6 +31,29 @@ class PokerOptions:
     ``first_dealer``: a seat, or ``None`` to draw for the deal by high card (palace-poker.txt,
     "The Deal"); ``max_hands``: the match ends after that many hands (``None``: only when one
     player holds every chip); ``max_raises``: raises per battle (palace-poker.txt, "Raise": three).
+
+    Variations (palace-poker.txt, "Variations"; all off by default):
+
+    - ``no_pot_sharing`` ("No Pot Sharing Rule"): when everyone left shares one banner suit, a
+      showdown decides the pot instead of an immediate split.
+    - ``open_market`` ("Open Market Rule"): the action ``buy_discard`` takes the top card of the
+      discard pile as a soldier for one big bet.
+    - ``points`` ("Palace Poker without money"): no chips change hands (no antes, free buys and
+      attacks, a battle is decided at once when the defender calls); the hand's single winner
+      scores 10 minus his soldiers (at most five counted); same-suit ends go to a showdown; an
+      absolute tie scores nobody; the match ends when a score reaches ``target_points``.
+    - ``kings_in_the_house`` ("Kings in the House Rule"): own-suit K, Q, J among the palace cards
+      are semi-wild (``games.engine.wild``).
+
+    Where palace-poker-hindi.txt reads differently (default: palace-poker.txt):
+
+    - ``showdown_tie``: ``"own_suit_count"`` (palace-poker.txt, "Winning the Pot": a tie for top
+      hand at a showdown goes to the most own-banner-suit cards, then is split) or ``"split"``
+      (palace-poker-hindi.txt, its showdown paragraph: a tie splits the pot, no suit count).
+    - ``no_limit_first_raise``: ``"small_bet_without_soldiers"`` (palace-poker.txt, "Raise": in
+      no-limit at least the big bet, or a small bet for a defender without soldiers) or
+      ``"big_bet"`` (palace-poker-hindi.txt, "Raise": in no-limit at least the big bet, no
+      exception).
     """
 
     betting: str = "limit"
@@ -37,6 +64,13 @@ class PokerOptions:
     first_dealer: int | None = None
     max_hands: int | None = None
     max_raises: int = 3
+    no_pot_sharing: bool = False
+    open_market: bool = False
+    points: bool = False
+    target_points: int = 100
+    kings_in_the_house: bool = False
+    showdown_tie: str = "own_suit_count"
+    no_limit_first_raise: str = "small_bet_without_soldiers"
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON of every option."""
@@ -58,6 +92,20 @@ def _optional_int(raw: Mapping[str, Any], key: str, default: int | None, *, low:
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
         raise InvalidOptions("invalid_option", f"option {key!r} must be an integer from {low} to {high}")
     return value
+
+
+def _bool(raw: Mapping[str, Any], key: str) -> bool:
+    value = raw.get(key, False)
+    if not isinstance(value, bool):
+        raise InvalidOptions("invalid_option", f"option {key!r} must be true or false")
+    return value
+
+
+def _choice(raw: Mapping[str, Any], key: str, choices: tuple[str, ...]) -> str:
+    value = raw.get(key, choices[0])
+    if value not in choices:
+        raise InvalidOptions("invalid_option", f"option {key!r} must be one of {list(choices)}")
+    return str(value)
 
 
 def parse_options(raw: Mapping[str, Any] | None, seats: int) -> PokerOptions:
@@ -84,6 +132,19 @@ def parse_options(raw: Mapping[str, Any] | None, seats: int) -> PokerOptions:
     first_dealer = _optional_int(raw, "first_dealer", None, low=0, high=seats - 1)
     max_hands = _optional_int(raw, "max_hands", None, low=1, high=10**6)
     max_raises = _int(raw, "max_raises", 3, low=0, high=100)
+    points = _bool(raw, "points")
+    target_points = _optional_int(raw, "target_points", None, low=1, high=10**6)
+    if target_points not in (None, 100) and not points:
+        raise InvalidOptions("inconsistent_options", "'target_points' needs the 'points' variation")
+    if points and raw.get("ante", 0) != 0:
+        raise InvalidOptions("inconsistent_options", "the 'points' variation has no antes: leave 'ante' out or 0")
+    if points:
+        ante = 0
+    no_pot_sharing = _bool(raw, "no_pot_sharing")
+    showdown_tie = _choice(raw, "showdown_tie", SHOWDOWN_TIES)
+    no_limit_first_raise = _choice(raw, "no_limit_first_raise", NO_LIMIT_FIRST_RAISES)
+    if no_limit_first_raise != NO_LIMIT_FIRST_RAISES[0] and betting != "no_limit":
+        raise InvalidOptions("inconsistent_options", "'no_limit_first_raise' applies only to 'no_limit' betting")
     if big < small:
         raise InvalidOptions("inconsistent_options", "the big bet cannot be smaller than the small bet")
     if stack <= ante:
@@ -97,4 +158,11 @@ def parse_options(raw: Mapping[str, Any] | None, seats: int) -> PokerOptions:
         first_dealer=first_dealer,
         max_hands=max_hands,
         max_raises=max_raises,
+        no_pot_sharing=no_pot_sharing,
+        open_market=_bool(raw, "open_market"),
+        points=points,
+        target_points=100 if target_points is None else target_points,
+        kings_in_the_house=_bool(raw, "kings_in_the_house"),
+        showdown_tie=showdown_tie,
+        no_limit_first_raise=no_limit_first_raise,
     )

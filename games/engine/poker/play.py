@@ -24,7 +24,7 @@ def buy(ctx: Ctx, seat: int) -> None:
     t = ctx.t
     if not t.stock and not t.discards:
         raise IllegalAction("nothing_to_buy", "the stock and the discard pile are both empty")
-    cost = t.options.small_bet
+    cost = 0 if ctx.free() else t.options.small_bet
     if t.stacks[seat] < cost:
         raise IllegalAction("insufficient_chips", f"buying costs {cost} chips; you have {t.stacks[seat]}")
     ctx.pay(seat, cost)
@@ -36,6 +36,33 @@ def buy(ctx: Ctx, seat: int) -> None:
     else:
         t.step = DRAW
         t.chance = "stock_rebuild"
+
+
+def buy_discard(ctx: Ctx, seat: int) -> None:
+    """Open market: pay one big bet and take the top card of the discard pile as a soldier.
+
+    Source: palace-poker.txt, "Variations", "Open Market Rule". The pile is face down: nobody but
+    staff knows the card before it is bought; once bought it is a face-up soldier, seen by all. A
+    discard step follows, as after a Buy. Raises ``IllegalAction`` ``action_not_allowed`` (the
+    variation is off), ``nothing_to_buy``, ``insufficient_chips``.
+    """
+    t = ctx.t
+    if not t.options.open_market:
+        raise IllegalAction("action_not_allowed", "buying from the discard pile needs the 'open_market' option")
+    if not t.discards:
+        raise IllegalAction("nothing_to_buy", "the discard pile is empty")
+    cost = 0 if ctx.free() else t.options.big_bet
+    if t.stacks[seat] < cost:
+        raise IllegalAction(
+            "insufficient_chips", f"buying the top discard costs {cost} chips; you have {t.stacks[seat]}"
+        )
+    ctx.pay(seat, cost)
+    reset_quiet(ctx)
+    card = t.discards.pop()
+    t.soldiers[seat].append(card)
+    t.actor = seat
+    t.step = DISCARD
+    ctx.emit("buy_discard", seat, cards={"card": public([card])}, cost=cost)
 
 
 def rebuild_stock(ctx: Ctx, order: tuple[Card, ...]) -> None:
@@ -93,6 +120,8 @@ def discard_step(ctx: Ctx, seat: int, cards: tuple[Card, ...]) -> None:
             f"you hold {len(t.soldiers[seat])} soldiers: discard at least {len(t.soldiers[seat]) - MAX_SOLDIERS}",
         )
     _move_to_discards(ctx, seat, named)
+    if check_hand_over(ctx):  # a same-suit showdown put off until the winner's discard step
+        return
     next_turn(ctx, t.turn)
 
 
@@ -130,8 +159,11 @@ def fold_turn(ctx: Ctx, seat: int) -> None:
 def attack_cost(ctx: Ctx, seat: int) -> int:
     """(soldiers + 1 banner) x small bet: the bet in limit, the minimum in no-limit.
 
-    Source: palace-poker.txt, "Bet (or battle)".
+    Source: palace-poker.txt, "Bet (or battle)". Zero under ``points`` ("Palace Poker without
+    money": attacking is free).
     """
+    if ctx.free():
+        return 0
     return (len(ctx.t.soldiers[seat]) + 1) * ctx.t.options.small_bet
 
 
@@ -143,6 +175,8 @@ def call_cost(ctx: Ctx, attacker: int, defender: int, bet: int) -> int:
     two soldiers fewer, for 105 with one more). In limit both formulas give the same amount.
     """
     t = ctx.t
+    if ctx.free():
+        return 0
     return bet + (len(t.soldiers[defender]) - len(t.soldiers[attacker])) * t.options.small_bet
 
 
@@ -159,7 +193,12 @@ def bet(ctx: Ctx, seat: int, target: int | None, amount: int | None) -> None:
         raise IllegalAction("invalid_target", "bet against another seat still in the hand ('target')")
     if t.banners[target].suit == t.banners[seat].suit:
         raise IllegalAction("same_banner_suit", "you cannot bet against a banner of your own suit")
-    amount = ctx.chosen_amount(amount, attack_cost(ctx, seat), what="bet")
+    if ctx.free():
+        if amount not in (None, 0):
+            raise IllegalAction("invalid_amount", "without money a bet costs nothing: leave 'amount' out")
+        amount = 0
+    else:
+        amount = ctx.chosen_amount(amount, attack_cost(ctx, seat), what="bet")
     if amount > t.stacks[seat]:
         raise IllegalAction("insufficient_chips", f"the bet costs {amount} chips; you have {t.stacks[seat]}")
     ctx.pay(seat, amount)
@@ -178,8 +217,18 @@ def bet(ctx: Ctx, seat: int, target: int | None, amount: int | None) -> None:
 
 def after_elimination(ctx: Ctx, winner: int | None) -> None:
     """Once a battle is decided: end the hand if it is over, else the winner's discard step (if
-    any) and then the next turn after the attacker."""
+    any) and then the next turn after the attacker.
+
+    Under ``no_pot_sharing`` and ``points`` a same-suit end is a showdown: the winner first takes
+    his discard step (he shows down with at most five soldiers), and the showdown follows it.
+    """
     t = ctx.t
+    left = ctx.players_in_hand()
+    same_suit_showdown = (t.options.no_pot_sharing or t.options.points) and len(left) > 1
+    if same_suit_showdown and winner is not None and len({t.banners[seat].suit for seat in left}) == 1:
+        t.step = DISCARD
+        t.actor = winner
+        return
     if check_hand_over(ctx):
         return
     if winner is None:

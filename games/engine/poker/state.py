@@ -63,7 +63,8 @@ class PokerState:
     chance owes now, or ``None``; ``actor``: the seat owing a ``DISCARD`` (or waiting in ``DRAW``);
     ``quiet``: seats that took a turn without putting chips in since chips last went in (with
     ``quiet_start``, who began that run); ``known``: per seat, the other seats that have seen its
-    palace cards; ``shown``: per seat, palace cards shown to everyone at a showdown.
+    palace cards; ``shown``: per seat, palace cards shown to everyone at a showdown; ``scores``:
+    per seat, the points of the ``points`` variation (palace-poker.txt, "Palace Poker without money").
     """
 
     options: PokerOptions
@@ -96,6 +97,7 @@ class PokerState:
     known: tuple[frozenset[int], ...] = ()
     shown: tuple[bool, ...] = ()
     winners: tuple[int, ...] = ()
+    scores: tuple[int, ...] = ()
 
     def deal_order(self) -> tuple[int, ...]:
         """Seats in this hand, from the dealer's left clockwise, the dealer last."""
@@ -188,6 +190,8 @@ def state_from_json(data: dict[str, Any]) -> PokerState:
     """Inverse of ``state_to_json``."""
     values: dict[str, Any] = {}
     for f in fields(PokerState):
+        if f.name not in data:  # a snapshot older than the field keeps its default
+            continue
         raw = data[f.name]
         if f.name == "options":
             values[f.name] = PokerOptions(**raw)

@@ -32,7 +32,9 @@ def view(state: PokerState, viewer: Viewer) -> dict[str, Any]:
     ``battle`` (attacker, defender, bet, responder, owed, raises) or ``None``, ``stock_size``,
     ``discard_size``, ``set_aside`` (codes), ``seats`` (each ``seat``, ``stack``, ``in_match``,
     ``in_hand``, ``banner``, ``soldiers``, ``palace`` as codes, or ``null`` per card the viewer may
-    not know), ``legal_actions`` (the viewer's), ``winners`` and ``options``. Raises
+    not know), ``legal_actions`` (the viewer's), ``winners``, ``options`` and, under the ``points``
+    variation, ``scores`` (per seat). The discard pile's top card is never shown (the
+    ``open_market`` buyer learns it by buying it). Raises
     ``EngineError("invalid_viewer")``.
     """
     viewer = check_viewer(viewer, state.seats)
@@ -83,6 +85,8 @@ def view(state: PokerState, viewer: Viewer) -> dict[str, Any]:
         "winners": list(state.winners),
         "options": state.options.to_json(),
     }
+    if state.options.points:
+        out["scores"] = list(state.scores)
     if viewer == STAFF:
         out["discards"] = card_codes(state.discards)
     return out
