@@ -2,33 +2,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any
 
 from games.engine.cards import Card
 from games.engine.errors import IllegalAction
 from games.engine.evaluator import HandValue, best_hand
 from games.engine.poker.state import Draft, PokerState
-from games.engine.protocol import CardGroup, Event
+from games.engine.protocol import CardGroup
+from games.engine.steps import EventRecorder
 from games.engine.wild import best_wild_hand, wild_cards
 
 
-class Ctx:
+class Ctx(EventRecorder):
     """``t``: the draft being changed; ``events``: what happened, in order."""
 
     def __init__(self, state: PokerState) -> None:
+        super().__init__()
         self.t: Any = Draft(state)
-        self.events: list[Event] = []
-
-    def emit(
-        self,
-        type_: str,
-        seat: int | None = None,
-        cards: Mapping[str, CardGroup] | None = None,
-        **data: Any,
-    ) -> None:
-        """Record one event (``data``: public JSON fields)."""
-        self.events.append(Event(type=type_, seat=seat, data=data, cards=dict(cards or {})))
 
     # Chips -----------------------------------------------------------------------------------
     def pay(self, seat: int, chips: int) -> None:

@@ -21,7 +21,6 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from games.engine.cards import Card
-from games.engine.chance import check_shuffle
 from games.engine.errors import IllegalAction
 from games.engine.poker import battle, deal, play
 from games.engine.poker.context import Ctx
@@ -37,9 +36,8 @@ from games.engine.poker.state import (
     state_to_json,
 )
 from games.engine.poker.view import view
-from games.engine.protocol import Action, CardGroup, ChanceRequest, Event, LegalAction, Viewer
-
-ACTION_TYPES = ("buy", "buy_discard", "discard", "bet", "stay", "fold", "call", "raise")
+from games.engine.protocol import Action, ChanceRequest, Event, LegalAction, Viewer
+from games.engine.steps import apply_shuffle, check_decision
 
 _FIELDS: dict[str, set[str]] = {
     "buy": set(),
@@ -51,6 +49,8 @@ _FIELDS: dict[str, set[str]] = {
     "call": set(),
     "raise": {"amount"},
 }
+ACTION_TYPES = tuple(_FIELDS)
+
 
 _CHANCE: dict[str, Callable[[Ctx, tuple[Card, ...]], None]] = {
     "first_dealer": deal.draw_for_dealer,
@@ -125,42 +125,10 @@ class PalacePoker:
         return new_state, tuple(ctx.events)
 
     def _apply_chance(self, ctx: Ctx, state: PokerState, action: Action) -> None:
-        request = self.chance_request(state)
-        if request is None:
-            raise IllegalAction("no_shuffle_due", "no shuffle is due now")
-        if action.type != "shuffle":
-            raise IllegalAction("awaiting_shuffle", "the dealer is shuffling; no decision is due")
-        check_shuffle(request, action)
-        ctx.t.chance = None
-        ctx.t.shuffles += 1
-        ctx.emit(
-            "shuffle",
-            None,
-            cards={"order": _staff_only(action.cards)},
-            purpose=request.purpose,
-            size=len(action.cards),
-            number=request.number,
-        )
-        _CHANCE[request.purpose](ctx, action.cards)
+        apply_shuffle(ctx, self.chance_request(state), action, _CHANCE)
 
     def _apply_decision(self, ctx: Ctx, state: PokerState, action: Action) -> None:
-        if action.type not in ACTION_TYPES:
-            raise IllegalAction("unknown_action", f"unknown action type {action.type!r}; one of {list(ACTION_TYPES)}")
-        if action.seat is None or action.seat not in self.to_act(state):
-            raise IllegalAction("not_your_turn", "it is not this seat's decision")
-        given = {
-            name
-            for name, present in (
-                ("cards", bool(action.cards)),
-                ("target", action.target is not None),
-                ("amount", action.amount is not None),
-            )
-            if present
-        }
-        extra = given - _FIELDS[action.type]
-        if extra:
-            raise IllegalAction("unexpected_field", f"{action.type!r} takes no {sorted(extra)}")
-        seat = action.seat
+        seat = check_decision(action, to_act=self.to_act(state), fields=_FIELDS)
         if action.timeout:
             ctx.emit("timeout", seat, action=action.type)
         handler = _handler(state.step, action.type)
@@ -183,10 +151,6 @@ class PalacePoker:
     def state_from_json(self, data: dict[str, Any]) -> PokerState:
         """Inverse of ``state_to_json``."""
         return state_from_json(data)
-
-
-def _staff_only(cards: tuple[Card, ...]) -> CardGroup:
-    return CardGroup(cards=cards, visible_to=frozenset())
 
 
 def _handler(step: str | None, type_: str) -> Callable[[Ctx, int, Action], None] | None:

@@ -2,30 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any
 
 from games.engine.cards import Card
-from games.engine.protocol import CardGroup, Event
+from games.engine.protocol import CardGroup
 from games.engine.shedding.state import Draft, ShedState
+from games.engine.steps import EventRecorder, staff_only
 
 
-class Ctx:
+class Ctx(EventRecorder):
     """``t``: the draft being changed; ``events``: what happened, in order."""
 
     def __init__(self, state: ShedState) -> None:
+        super().__init__()
         self.t: Any = Draft(state)
-        self.events: list[Event] = []
-
-    def emit(
-        self,
-        type_: str,
-        seat: int | None = None,
-        cards: Mapping[str, CardGroup] | None = None,
-        **data: Any,
-    ) -> None:
-        """Record one event (``data``: public JSON fields)."""
-        self.events.append(Event(type=type_, seat=seat, data=data, cards=dict(cards or {})))
 
     def next_active(self, seat: int) -> int:
         """The first seat after ``seat`` clockwise that still holds cards."""
@@ -58,4 +49,4 @@ def private(cards: Iterable[Card], seats: Iterable[int]) -> CardGroup:
 
 def nobody(cards: Iterable[Card]) -> CardGroup:
     """A card group no player sees, its owner included (face-down cards, a shuffle): staff only."""
-    return CardGroup(cards=tuple(cards), visible_to=frozenset())
+    return staff_only(cards)

@@ -17,19 +17,17 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from games.engine.cards import Card
-from games.engine.chance import check_shuffle
 from games.engine.errors import IllegalAction
 from games.engine.protocol import Action, ChanceRequest, Event, LegalAction, Viewer
 from games.engine.shedding import deal, play
-from games.engine.shedding.context import Ctx, nobody
+from games.engine.shedding.context import Ctx
 from games.engine.shedding.ending import check_stalemate
 from games.engine.shedding.legal import default_action, legal_actions, seats_to_act
 from games.engine.shedding.options import parse_options
 from games.engine.shedding.state import FINISHED, PLAY, SETUP, ShedState, state_from_json, state_to_json
 from games.engine.shedding.turns import take_up_face_up
 from games.engine.shedding.view import view
-
-ACTION_TYPES = ("choose_face_up", "play", "pick_up", "play_face_down")
+from games.engine.steps import apply_shuffle, check_decision
 
 _FIELDS: dict[str, set[str]] = {
     "choose_face_up": {"cards"},
@@ -37,6 +35,8 @@ _FIELDS: dict[str, set[str]] = {
     "pick_up": set(),
     "play_face_down": {"target"},
 }
+ACTION_TYPES = tuple(_FIELDS)
+
 
 _CHANCE: dict[str, Callable[[Ctx, tuple[Card, ...]], None]] = {
     "first_dealer": deal.draw_for_dealer,
@@ -109,42 +109,10 @@ class PalaceShedding:
         return ctx.t.freeze(), tuple(ctx.events)
 
     def _apply_chance(self, ctx: Ctx, state: ShedState, action: Action) -> None:
-        request = self.chance_request(state)
-        if request is None:
-            raise IllegalAction("no_shuffle_due", "no shuffle is due now")
-        if action.type != "shuffle":
-            raise IllegalAction("awaiting_shuffle", "the dealer is shuffling; no decision is due")
-        check_shuffle(request, action)
-        ctx.t.chance = None
-        ctx.t.shuffles += 1
-        ctx.emit(
-            "shuffle",
-            None,
-            cards={"order": nobody(action.cards)},
-            purpose=request.purpose,
-            size=len(action.cards),
-            number=request.number,
-        )
-        _CHANCE[request.purpose](ctx, action.cards)
+        apply_shuffle(ctx, self.chance_request(state), action, _CHANCE)
 
     def _apply_decision(self, ctx: Ctx, state: ShedState, action: Action) -> None:
-        if action.type not in ACTION_TYPES:
-            raise IllegalAction("unknown_action", f"unknown action type {action.type!r}; one of {list(ACTION_TYPES)}")
-        if action.seat is None or action.seat not in self.to_act(state):
-            raise IllegalAction("not_your_turn", "it is not this seat's decision")
-        given = {
-            name
-            for name, present in (
-                ("cards", bool(action.cards)),
-                ("target", action.target is not None),
-                ("amount", action.amount is not None),
-            )
-            if present
-        }
-        extra = given - _FIELDS[action.type]
-        if extra:
-            raise IllegalAction("unexpected_field", f"{action.type!r} takes no {sorted(extra)}")
-        seat = action.seat
+        seat = check_decision(action, to_act=self.to_act(state), fields=_FIELDS)
         if action.timeout:
             ctx.emit("timeout", seat, action=action.type)
         if state.phase == SETUP and action.type == "choose_face_up":

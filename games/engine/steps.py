@@ -1,0 +1,87 @@
+"""Steps every game's ``apply`` shares: recording events, checking a decision's envelope, applying a shuffle."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from games.engine.cards import Card
+from games.engine.chance import check_shuffle
+from games.engine.errors import IllegalAction
+from games.engine.protocol import Action, CardGroup, ChanceRequest, Event
+
+
+class EventRecorder:
+    """The events one ``apply`` emits, in order; a game's context adds its draft ``t`` and helpers."""
+
+    def __init__(self) -> None:
+        self.events: list[Event] = []
+
+    def emit(
+        self,
+        type_: str,
+        seat: int | None = None,
+        cards: Mapping[str, CardGroup] | None = None,
+        **data: Any,
+    ) -> None:
+        """Record one event (``data``: public JSON fields)."""
+        self.events.append(Event(type=type_, seat=seat, data=data, cards=dict(cards or {})))
+
+
+def staff_only(cards: Iterable[Card]) -> CardGroup:
+    """A card group no player sees, its owner included (a shuffle's order, face-down cards)."""
+    return CardGroup(cards=tuple(cards), visible_to=frozenset())
+
+
+def check_decision(action: Action, *, to_act: tuple[int, ...], fields: Mapping[str, set[str]]) -> int:
+    """Check a decision's type, seat and fields; return its seat.
+
+    ``fields``: action type -> the optional fields it takes. Raises ``IllegalAction`` with codes
+    ``unknown_action``, ``not_your_turn`` and ``unexpected_field``.
+    """
+    if action.type not in fields:
+        raise IllegalAction("unknown_action", f"unknown action type {action.type!r}; one of {list(fields)}")
+    if action.seat is None or action.seat not in to_act:
+        raise IllegalAction("not_your_turn", "it is not this seat's decision")
+    given = {
+        name
+        for name, present in (
+            ("cards", bool(action.cards)),
+            ("target", action.target is not None),
+            ("amount", action.amount is not None),
+        )
+        if present
+    }
+    extra = given - fields[action.type]
+    if extra:
+        raise IllegalAction("unexpected_field", f"{action.type!r} takes no {sorted(extra)}")
+    return action.seat
+
+
+def apply_shuffle(
+    recorder: Any,
+    request: ChanceRequest | None,
+    action: Action,
+    handlers: Mapping[str, Callable[[Any, tuple[Card, ...]], None]],
+) -> None:
+    """Apply chance's shuffle to ``recorder.t`` (a draft with ``chance`` and ``shuffles``): check it,
+    log its order for staff only, and hand the order to the handler of ``request.purpose``.
+
+    Raises ``IllegalAction`` ``no_shuffle_due``, ``awaiting_shuffle`` and ``invalid_shuffle``.
+    """
+    if request is None:
+        raise IllegalAction("no_shuffle_due", "no shuffle is due now")
+    if action.type != "shuffle":
+        raise IllegalAction("awaiting_shuffle", "the dealer is shuffling; no decision is due")
+    check_shuffle(request, action)
+    recorder.t.chance = None
+    recorder.t.shuffles += 1
+    recorder.emit(
+        "shuffle",
+        None,
+        cards={"order": staff_only(action.cards)},
+        purpose=request.purpose,
+        size=len(action.cards),
+        number=request.number,
+    )
+    handlers[request.purpose](recorder, action.cards)
