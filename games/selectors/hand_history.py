@@ -194,11 +194,13 @@ def _walk(game: Game) -> Iterator[Hand]:
         yield reader.hand
 
 
-def _cards(raw: dict[str, Any], group: str) -> tuple[str, ...]:
-    return tuple(raw.get("cards", {}).get(group, {}).get("cards", ()))
+def group_codes(raw: dict[str, Any], group: str) -> tuple[str, ...]:
+    """The card codes of one card group of a stored (staff) engine event."""
+    return tuple(code for code in raw.get("cards", {}).get(group, {}).get("cards", ()) if code is not None)
 
 
-def _codes(cards: tuple[str, ...] | list[str]) -> str:
+def codes_text(cards: tuple[str, ...] | list[str]) -> str:
+    """Cards as ``"As Td"``, or ``"nothing"``."""
     return " ".join(cards) if cards else "nothing"
 
 
@@ -225,7 +227,7 @@ class _HandReader:
         if type_ == "hand_started":
             self.start(seq, raw)
         elif type_ == "shuffle":
-            shuffle = Shuffle(seq, raw.get("number", 0), raw.get("purpose", ""), _cards(raw, "order"))
+            shuffle = Shuffle(seq, raw.get("number", 0), raw.get("purpose", ""), group_codes(raw, "order"))
             text = f"shuffle #{shuffle.number} for the {shuffle.label} ({len(shuffle.cards)} cards)"
             if hand is None:
                 self.pending_shuffles.append(shuffle)
@@ -271,11 +273,11 @@ class _HandReader:
         if type_ == "ante":
             row.ante, row.put_in = raw["amount"], row.put_in + raw["amount"]
         elif type_ == "banner_dealt":
-            row.banner = self.banners[raw["seat"]] = _cards(raw, "banner")[0]
+            row.banner = self.banners[raw["seat"]] = group_codes(raw, "banner")[0]
         elif type_ == "banner_rejected":
-            row.rejected.extend(_cards(raw, "card"))
+            row.rejected.extend(group_codes(raw, "card"))
         elif type_ == "palace_dealt":
-            row.palace = _cards(raw, "palace")
+            row.palace = group_codes(raw, "palace")
             self.palace[raw["seat"]] = list(row.palace)
 
     def follow_cards(self, raw: dict[str, Any]) -> None:
@@ -287,7 +289,7 @@ class _HandReader:
                 self.clear(raw.get("loser"))
         elif type_ == "discard":
             held = self.soldiers.setdefault(seat, [])
-            for card in _cards(raw, "cards"):
+            for card in group_codes(raw, "cards"):
                 if card in held:
                     held.remove(card)
         elif type_ == "fold" or (type_ == "battle_tied" and raw.get("outcome") == "both_out"):
@@ -332,7 +334,7 @@ class _HandReader:
                 self.ref(raw["loser"]),
             )
         elif type_ == "captured":
-            battle.captured = _cards(raw, "cards")
+            battle.captured = group_codes(raw, "cards")
             self.battle = None
         elif type_ == "battle_tied":
             battle.outcome = raw.get("outcome", "tie")
@@ -366,7 +368,7 @@ class _HandReader:
                 side.put_in += chips
         if type_ == "palace_shown" and "to" not in raw:
             shown = ShownHand(
-                self.ref(seat), _cards(raw, "palace"), _cards(raw, "hand"), raw["hand"], raw["own_suit_cards"]
+                self.ref(seat), group_codes(raw, "palace"), group_codes(raw, "hand"), raw["hand"], raw["own_suit_cards"]
             )
             hand.showdown.append(shown)
         elif type_ == "pot_awarded":
@@ -411,10 +413,10 @@ def _text(raw: dict[str, Any], ref: Callable[[int | None], SeatRef | None]) -> s
     if type_ == "buy":
         return f"buys a soldier for {raw['cost']}"
     if type_ == "soldier_drawn":
-        return f"draws {_codes(_cards(raw, 'card'))}"
+        return f"draws {codes_text(group_codes(raw, 'card'))}"
     if type_ == "discard":
-        cards = _cards(raw, "cards")
-        return f"discards {_codes(cards)}" if cards else "keeps his soldiers"
+        cards = group_codes(raw, "cards")
+        return f"discards {codes_text(cards)}" if cards else "keeps his soldiers"
     if type_ == "bet":
         return f"bets {raw['amount']} against {ref(raw['target'])}"
     if type_ == "raise":
@@ -430,12 +432,13 @@ def _text(raw: dict[str, Any], ref: Callable[[int | None], SeatRef | None]) -> s
     if type_ == "palace_shown":
         palace = raw["cards"]["palace"]
         if "to" in raw:
-            return f"shows {_codes(palace['cards'])} to {ref(raw['to'])}: {palace.get('hand', '?')}"
-        return f"shows {_codes(palace['cards'])} at the showdown: {raw['hand']} ({_codes(_cards(raw, 'hand'))})"
+            return f"shows {codes_text(palace['cards'])} to {ref(raw['to'])}: {palace.get('hand', '?')}"
+        used = codes_text(group_codes(raw, "hand"))
+        return f"shows {codes_text(palace['cards'])} at the showdown: {raw['hand']} ({used})"
     if type_ == "battle_won":
         return f"wins the battle against {ref(raw['loser'])} ({raw.get('by', 'showdown')})"
     if type_ == "captured":
-        return f"captures {_codes(_cards(raw, 'cards'))} from {ref(raw['loser'])}"
+        return f"captures {codes_text(group_codes(raw, 'cards'))} from {ref(raw['loser'])}"
     if type_ == "battle_tied":
         outcome = "they split the pot" if raw.get("outcome") == "split" else "both are out"
         return f"ties the battle with {ref(raw['defender'])}: {outcome}"
@@ -458,7 +461,7 @@ def _text(raw: dict[str, Any], ref: Callable[[int | None], SeatRef | None]) -> s
     if type_ == "stock_rebuilt":
         return f"the discard pile is shuffled into a new stock of {raw['size']} cards"
     if type_ == "dealer_card":
-        return f"draws {_codes(_cards(raw, 'card'))} for the deal"
+        return f"draws {codes_text(group_codes(raw, 'card'))} for the deal"
     if type_ == "dealer_chosen":
         return "deals first"
     if type_ == "dealer_draw_restarted":

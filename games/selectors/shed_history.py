@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.models import Event, Game
-from games.selectors.hand_history import SeatRef, seat_refs
+from games.selectors.hand_history import SeatRef, Shuffle, codes_text, group_codes, seat_refs
 
 SETUP_TYPES = {"deal_started", "dealt", "stock_placed", "face_up_chosen", "face_up_set", "first_player"}
 """Events of the deal and of the setup, before the first turn."""
@@ -34,20 +34,6 @@ class ShedStep:
     seat: SeatRef | None
     text: str
     cards: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class ShedShuffle:
-    """A shuffle: its number in the match, purpose (``first_dealer``, ``deal``) and order, top first."""
-
-    seq: int
-    number: int
-    purpose: str
-    cards: tuple[str, ...]
-
-    @property
-    def label(self) -> str:
-        return self.purpose.replace("_", " ")
 
 
 @dataclass(slots=True)
@@ -90,7 +76,7 @@ class ShedHistory:
     first_seq: int | None = None
     last_seq: int | None = None
     seats: list[ShedSeat] = field(default_factory=list)
-    shuffles: list[ShedShuffle] = field(default_factory=list)
+    shuffles: list[Shuffle] = field(default_factory=list)
     dealer_draw: list[ShedStep] = field(default_factory=list)
     setup: list[ShedStep] = field(default_factory=list)
     first_player: SeatRef | None = None
@@ -128,14 +114,6 @@ def shed_history(game: Game) -> ShedHistory:
         for raw in payload.get("events", []):
             reader.read(seq, raw)
     return reader.history
-
-
-def _cards(raw: dict[str, Any], group: str) -> tuple[str, ...]:
-    return tuple(code for code in raw.get("cards", {}).get(group, {}).get("cards", ()) if code is not None)
-
-
-def _codes(cards: tuple[str, ...]) -> str:
-    return " ".join(cards) if cards else "nothing"
 
 
 class _ShedReader:
@@ -180,7 +158,7 @@ class _ShedReader:
         type_, seat, history = raw["type"], raw.get("seat"), self.history
         step = self.step(seq, raw)
         if type_ == "shuffle":
-            history.shuffles.append(ShedShuffle(seq, raw.get("number", 0), raw.get("purpose", ""), step.cards))
+            history.shuffles.append(Shuffle(seq, raw.get("number", 0), raw.get("purpose", ""), step.cards))
             history.dealer_draw.append(step)
         elif type_ in ("dealer_card", "dealer_chosen", "dealer_draw_restarted"):
             history.dealer_draw.append(step)
@@ -210,14 +188,14 @@ class _ShedReader:
                 self.row(number)
         elif type_ == "dealt":
             row = self.row(seat)
-            row.face_down = _cards(raw, "face_down")
-            row.face_up_dealt = _cards(raw, "face_up")
-            row.hand_dealt = _cards(raw, "hand")
+            row.face_down = group_codes(raw, "face_down")
+            row.face_up_dealt = group_codes(raw, "face_up")
+            row.hand_dealt = group_codes(raw, "hand")
         elif type_ == "stock_placed":
             history.stock = raw.get("size")
         elif type_ == "face_up_set":
             row = self.row(seat)
-            row.face_up, row.to_hand = _cards(raw, "face_up"), _cards(raw, "to_hand")
+            row.face_up, row.to_hand = group_codes(raw, "face_up"), group_codes(raw, "to_hand")
         elif type_ == "first_player":
             history.first_player = self.ref(seat)
 
@@ -234,7 +212,7 @@ def _text(raw: dict[str, Any]) -> str:
         purpose = str(raw.get("purpose", "")).replace("_", " ")
         return f"shuffle #{raw.get('number', 0)} for the {purpose} ({raw.get('size')} cards)"
     if type_ == "dealer_card":
-        return f"draws {_codes(_cards(raw, 'card'))} for the deal"
+        return f"draws {codes_text(group_codes(raw, 'card'))} for the deal"
     if type_ == "dealer_chosen":
         return "deals (high card)"
     if type_ == "dealer_draw_restarted":
@@ -242,38 +220,40 @@ def _text(raw: dict[str, Any]) -> str:
     if type_ == "deal_started":
         return f"deals, from seat {', '.join(str(s) for s in raw.get('seats', []))}"
     if type_ == "dealt":
-        return (
-            f"dealt face down {_codes(_cards(raw, 'face_down'))}, face up {_codes(_cards(raw, 'face_up'))},"
-            f" hand {_codes(_cards(raw, 'hand'))}"
-        )
+        down, up, hand = (codes_text(group_codes(raw, group)) for group in ("face_down", "face_up", "hand"))
+        return f"dealt face down {down}, face up {up}, hand {hand}"
     if type_ == "stock_placed":
         return f"stock of {raw.get('size')} cards"
     if type_ == "face_up_chosen":
-        return f"chooses {_codes(_cards(raw, 'cards'))} to lie face up (sealed)"
+        return f"chooses {codes_text(group_codes(raw, 'cards'))} to lie face up (sealed)"
     if type_ == "face_up_set":
-        text = f"face up: {_codes(_cards(raw, 'face_up'))}"
-        to_hand = _cards(raw, "to_hand")
-        return f"{text}; into the hand: {_codes(to_hand)}" if to_hand else text
+        text = f"face up: {codes_text(group_codes(raw, 'face_up'))}"
+        to_hand = group_codes(raw, "to_hand")
+        return f"{text}; into the hand: {codes_text(to_hand)}" if to_hand else text
     if type_ == "first_player":
         return f"plays first ({str(raw.get('rule', '')).replace('_', ' ')})"
     if type_ == "play":
         where = raw.get("source", "hand")
         if where == "face_down":
-            text = f"flips face-down card {raw.get('position')} blind: {_codes(_cards(raw, 'cards'))}, played"
+            text = f"flips face-down card {raw.get('position')} blind: {codes_text(group_codes(raw, 'cards'))}, played"
         else:
-            text = f"plays {_codes(_cards(raw, 'cards'))} from the {where.replace('_', '-')}"
+            text = f"plays {codes_text(group_codes(raw, 'cards'))} from the {where.replace('_', '-')}"
         return f"{text} (out of turn: {raw.get('kind')})" if raw.get("out_of_turn") else text
     if type_ == "face_down_failed":
         hidden = " (kept hidden from the table)" if raw.get("hidden") else ""
-        return f"flips face-down card {raw.get('position')} blind: {_codes(_cards(raw, 'card'))}, fails{hidden}"
+        return (
+            f"flips face-down card {raw.get('position')} blind: {codes_text(group_codes(raw, 'card'))}, fails{hidden}"
+        )
     if type_ == "burn":
-        return f"burns the pile ({str(raw.get('reason', '')).replace('_', ' ')}): {_codes(_cards(raw, 'cards'))}"
+        return (
+            f"burns the pile ({str(raw.get('reason', '')).replace('_', ' ')}): {codes_text(group_codes(raw, 'cards'))}"
+        )
     if type_ == "draw":
-        return f"draws {_codes(_cards(raw, 'cards'))} ({raw.get('stock')} left in the stock)"
+        return f"draws {codes_text(group_codes(raw, 'cards'))} ({raw.get('stock')} left in the stock)"
     if type_ == "pick_up":
-        return f"picks up the pile: {_codes(_cards(raw, 'cards'))}"
+        return f"picks up the pile: {codes_text(group_codes(raw, 'cards'))}"
     if type_ == "face_up_taken":
-        return f"takes the face-up cards into the hand: {_codes(_cards(raw, 'cards'))}"
+        return f"takes the face-up cards into the hand: {codes_text(group_codes(raw, 'cards'))}"
     if type_ == "player_out":
         return f"is out, place {raw.get('place')}"
     if type_ == "timeout":
