@@ -89,7 +89,8 @@ def command_test(pytest_args: Sequence[str]) -> int:
 
 
 def command_run(args: Sequence[str]) -> int:
-    """Migrate, make a staff user if none, then serve: web server, Celery worker and beat, until Ctrl-C."""
+    """Migrate, make a staff user if none, declare the task queue, then serve until Ctrl-C: web server, Celery
+    worker and beat."""
     code = ensure_venv()
     if code:
         return code
@@ -99,6 +100,7 @@ def command_run(args: Sequence[str]) -> int:
     for label, argv in [
         ("migrate", [python, "manage.py", "migrate", "--noinput"]),
         ("ensure_staff", [python, "manage.py", "ensure_staff"]),
+        ("prepare_broker", [python, "manage.py", "prepare_broker"]),
     ]:
         code = run_steps([(label, argv)])
         if code:
