@@ -3,6 +3,7 @@
 
     python3 palace.py run                  serve Palace API with a Celery worker and beat (Ctrl-C stops them)
     python3 palace.py test [pytest args]   lint, check import boundaries, run the tests
+    python3 palace.py manage COMMAND ...   a manage.py command with the run command's local settings
 
 The first run makes .venv/ beside this file and installs the project into it with its test extra; later runs
 reinstall only when pyproject.toml has changed (a hash of it is kept in .venv/).
@@ -71,6 +72,21 @@ def run_steps(steps: Sequence[tuple[str, Sequence[str]]]) -> int:
     return 0
 
 
+def local_environment() -> None:
+    """What a local run assumes unless the environment says otherwise: DEBUG on (Django serves the admin's
+    static files, and the settings accept the fixed development key instead of requiring SECRET_KEY)."""
+    os.environ.setdefault("DEBUG", "true")
+
+
+def command_manage(args: Sequence[str]) -> int:
+    """``manage.py`` with the run command's environment, so ``play_demo`` or ``changepassword`` work beside it."""
+    code = ensure_venv()
+    if code:
+        return code
+    local_environment()
+    return run([str(venv_python()), "manage.py", *args])
+
+
 def command_test(pytest_args: Sequence[str]) -> int:
     code = ensure_venv()
     if code:
@@ -95,7 +111,7 @@ def command_run(args: Sequence[str]) -> int:
     if code:
         return code
     port = os.environ.get("PORT", "8000")
-    os.environ.setdefault("DEBUG", "true")  # a local run: Django serves the admin's static files
+    local_environment()
     python = str(venv_python())
     for label, argv in [
         ("migrate", [python, "manage.py", "migrate", "--noinput"]),
@@ -165,6 +181,11 @@ COMMANDS: dict[str, tuple[str, str, Callable[[Sequence[str]], int]]] = {
         "run",
         "migrate, create a staff user if none, serve on 127.0.0.1:$PORT (8000) with a Celery worker and beat",
         command_run,
+    ),
+    "manage": (
+        "manage COMMAND [ARGS]",
+        "a manage.py command (play_demo, changepassword...) with the local settings of run",
+        command_manage,
     ),
     "test": (
         "test [pytest args]",

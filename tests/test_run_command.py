@@ -33,7 +33,9 @@ def running_server(tmp_path):
         "CELERY_BROKER_URL": f"sqla+sqlite:///{tmp_path / 'broker.sqlite3'}",
         "TIMEOUT_SWEEP_SECONDS": "1",
     }
-    env.pop("DJANGO_SETTINGS_MODULE", None)
+    # A new user's terminal: none of the variables the test command sets.
+    for name in ("DJANGO_SETTINGS_MODULE", "SECRET_KEY", "DEBUG"):
+        env.pop(name, None)
     log = (tmp_path / "run.log").open("w+")
     process = subprocess.Popen(  # noqa: S603 - our own command
         [sys.executable, "palace.py", "run"],
@@ -86,6 +88,18 @@ def test_run_command_serves_a_hand_against_a_bot_and_stops_on_ctrl_c(running_ser
                 time.sleep(0.1)
         log = client.get(url + "events/", params={"limit": 500}).json()["results"]
     assert any(entry["actor"] == 1 and "action" in entry for entry in log), "the bot acted by itself"
+    # The README's demo, from a second terminal beside the run command.
+    demo_env = {name: value for name, value in os.environ.items() if name not in ("SECRET_KEY", "DEBUG")}
+    demo = subprocess.run(  # noqa: S603 - our own command
+        [sys.executable, "palace.py", "manage", "play_demo", "--url", base.removesuffix("/api/v1/"), "--hands", "1"],
+        cwd=ROOT,
+        env=demo_env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert demo.returncode == 0, demo.stdout + demo.stderr
+    assert "match over" in demo.stdout
     os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C in the terminal sends
     assert process.wait(timeout=30) == 0
     port = base.split(":")[2].split("/")[0]

@@ -20,6 +20,8 @@ class Command(BaseCommand):
         password = secrets.token_urlsafe(12)
         created = staff_ensure(username=username, password=password)
         if created is None:
-            self.stdout.write("A staff user exists already (manage.py changepassword <name> resets a password).")
+            self.stdout.write(
+                "A staff user exists already (python3 palace.py manage changepassword <name> resets a password)."
+            )
             return
         self.stdout.write(f"Staff user created: username {created.get_username()!r}, password {password!r}")
