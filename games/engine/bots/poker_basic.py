@@ -19,6 +19,12 @@ cards that the bot's hand beats, in a battle or at a showdown):
   fold otherwise.
 * In a discard step: keep the soldiers that make its hand or a draw, at most five.
 
+Variations: under ``kings_in_the_house`` every estimate counts wild royals (``poker_reading.rank_of``);
+under ``points`` a call costs nothing, so only the rate decides it. It never takes ``buy_discard``
+(``open_market``): the discard pile is face down, so that is an unseen card for a big bet where
+``buy`` gives one for a small bet (both free under ``points``), and ``buy`` is offered whenever
+``buy_discard`` is (the stock is rebuilt from the discard pile when it runs out).
+
 Deterministic: the same view gives the same action; ``rng`` only breaks exact ties between targets.
 """
 

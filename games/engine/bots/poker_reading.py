@@ -21,6 +21,7 @@ from typing import Any
 
 from games.engine.cards import FULL_DECK, Card
 from games.engine.evaluator import hand_rank
+from games.engine.wild import best_wild_hand, wild_cards
 
 SAMPLES = 48
 """Quasi-random completions of one opponent's hidden palace cards, for a single opponent."""
@@ -37,7 +38,8 @@ class Player:
     """One seat in the hand as the viewer sees it.
 
     ``known``: its face-up and otherwise known cards (banner, soldiers, palace cards shown to the
-    viewer); ``hidden``: how many of its palace cards the viewer does not know.
+    viewer); ``palace``: the palace cards among them; ``hidden``: how many of its palace cards the
+    viewer does not know.
     """
 
     seat: int
@@ -46,13 +48,15 @@ class Player:
     soldiers: tuple[Card, ...]
     known: tuple[Card, ...]
     hidden: int
+    palace: tuple[Card, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class Table:
     """The viewer's reading of the view: ``me`` (``known`` = all its cards), the ``opponents``
     still in the hand, the ``unseen`` cards (not face up, not known: the stock, the face-down
-    discards and the others' palace cards), the ``pot`` and the stakes."""
+    discards and the others' palace cards), the ``pot`` and the stakes; ``wild``: whether the
+    ``kings_in_the_house`` variation makes own-suit royals among palace cards semi-wild."""
 
     me: Player
     palace: tuple[Card, ...]
@@ -62,6 +66,7 @@ class Table:
     small_bet: int
     big_bet: int
     betting: str
+    wild: bool = False
 
     def opponent(self, seat: int) -> Player:
         """The opponent at ``seat``; raises ``KeyError`` if he is not in the hand."""
@@ -97,6 +102,7 @@ def read_table(view: Mapping[str, Any], seat: int) -> Table:
                 soldiers=soldiers,
                 known=(*shown, banner, *soldiers),
                 hidden=len(row["palace"]) - len(shown),
+                palace=shown,
             )
         )
     options = view["options"]
@@ -109,7 +115,19 @@ def read_table(view: Mapping[str, Any], seat: int) -> Table:
         small_bet=options["small_bet"],
         big_bet=options["big_bet"],
         betting=options["betting"],
+        wild=bool(options.get("kings_in_the_house")),
     )
+
+
+def rank_of(
+    cards: Sequence[Card], *, palace: Sequence[Card], own_suit: str, exclude_suit: str | None, wild: bool
+) -> int:
+    """``hand_rank`` of ``cards``, or under ``wild`` (palace-poker.txt, "Variations", "Kings in the
+    House Rule") the rank with the own-suit royals among ``palace`` standing for their best cards."""
+    royals = wild_cards(palace, own_suit) if wild else ()
+    if not royals:
+        return hand_rank(cards, exclude_suit=exclude_suit)
+    return best_wild_hand(cards, wild=royals, exclude_suit=exclude_suit, own_suit=own_suit).rank
 
 
 # --- how often a hand beats an opponent's --------------------------------------------------------
@@ -161,16 +179,31 @@ def beat_rate(table: Table, opponent: Player, *, battle: bool, samples: int = SA
     ``battle``: compare as in a bet battle between the two (each without the other's banner suit,
     palace-poker.txt, "Banner Suits"), else as at a showdown (every card counts, "Winning the
     Pot"). The own-suit tie-break ("Ties") is left out: a tie counts half. The opponent's
-    face-up cards are in every completion, so they bound his hand from below.
+    face-up cards are in every completion, so they bound his hand from below. Under the
+    ``kings_in_the_house`` variation both hands count their wild royals, the opponent's hidden
+    ones included.
     """
-    mine = hand_rank(table.me.known, exclude_suit=opponent.banner.suit if battle else None)
+    mine = rank_of(
+        table.me.known,
+        palace=table.palace,
+        own_suit=table.me.banner.suit,
+        exclude_suit=opponent.banner.suit if battle else None,
+        wild=table.wild,
+    )
     theirs_excluded = table.me.banner.suit if battle else None
     pool = table.unseen
     known = list(opponent.known)
     score = 0.0
     draws = completions(len(pool), opponent.hidden, samples)
     for draw in draws:
-        theirs = hand_rank(known + [pool[i] for i in draw], exclude_suit=theirs_excluded)
+        hidden = [pool[i] for i in draw]
+        theirs = rank_of(
+            known + hidden,
+            palace=(*opponent.palace, *hidden),
+            own_suit=opponent.banner.suit,
+            exclude_suit=theirs_excluded,
+            wild=table.wild,
+        )
         if mine > theirs:
             score += 1.0
         elif mine == theirs:
@@ -237,9 +270,12 @@ def soldier_loss(table: Table, soldiers: Sequence[Card], soldier: Card) -> tuple
     rest = [card for card in cards if card != soldier]
     contexts: set[str | None] = {None}
     contexts |= {opponent.banner.suit for opponent in table.opponents if opponent.banner.suit != table.me.banner.suit}
-    drop = sum(
-        coarse(hand_rank(cards, exclude_suit=suit)) - coarse(hand_rank(rest, exclude_suit=suit)) for suit in contexts
-    )
+    own = table.me.banner.suit
+
+    def rank(hand: Sequence[Card], suit: str | None) -> int:
+        return coarse(rank_of(hand, palace=table.palace, own_suit=own, exclude_suit=suit, wild=table.wild))
+
+    drop = sum(rank(cards, suit) - rank(rest, suit) for suit in contexts)
     return max(0, drop), soldier in draw_cards(cards, usable_suits(table))
 
 

@@ -164,3 +164,28 @@ def test_completions_draw_distinct_cards_from_the_pool():
         assert len(draws) == 48
         assert all(len(set(draw)) == hidden and all(0 <= i < pool for i in draw) for draw in draws)
     assert completions(40, 0, 48) == ((),)
+
+
+def test_counts_its_wild_king_under_kings_in_the_house():
+    """palace-poker.txt, Variations, "Kings in the House Rule": the king of one's own banner suit in
+    the palace stands for any card up to king: Kh 7d 4d under a 9h banner is a pair of nines, not
+    king high."""
+    plain = heads_up("9h 2s", "Kh 7d 4d", "7c 5d 3s")
+    wild = heads_up("9h 2s", "Kh 7d 4d", "7c 5d 3s", kings_in_the_house=True)
+    plain_table, wild_table = read_table(GAME.view(plain, 0), 0), read_table(GAME.view(wild, 0), 0)
+    assert wild_table.wild and not plain_table.wild
+    for battle in (True, False):
+        rate_plain = beat_rate(plain_table, plain_table.opponent(1), battle=battle)
+        rate_wild = beat_rate(wild_table, wild_table.opponent(1), battle=battle)
+        assert rate_wild > rate_plain + 0.2, (battle, rate_plain, rate_wild)
+
+
+def test_fears_the_opponents_hidden_wild_royals_under_kings_in_the_house():
+    """The same rule for the opponent: any of his unseen palace cards may be a royal of his banner
+    suit, so a middling hand beats him less often with the variation than without."""
+    plain = heads_up("Qd 2s", "Qc 8h 4h", "7c 5d 3c")
+    wild = heads_up("Qd 2s", "Qc 8h 4h", "7c 5d 3c", kings_in_the_house=True)
+    plain_table, wild_table = read_table(GAME.view(plain, 0), 0), read_table(GAME.view(wild, 0), 0)
+    rate_plain = beat_rate(plain_table, plain_table.opponent(1), battle=False)
+    rate_wild = beat_rate(wild_table, wild_table.opponent(1), battle=False)
+    assert rate_wild < rate_plain, (rate_plain, rate_wild)
