@@ -8,10 +8,11 @@ import time
 import uuid
 from collections.abc import Callable, Iterator
 from datetime import timedelta
+from typing import TypeVar
 
 import pytest
 from celery.contrib.testing.worker import start_worker
-from django.db import connection
+from django.db import OperationalError, connection
 from django.utils import timezone
 
 from games.models import Event, Game, GameStatus
@@ -20,6 +21,8 @@ from games.services.turns import bot_move, timeouts_sweep
 from palace_api.celery import app
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+T = TypeVar("T")
 
 
 @pytest.fixture
@@ -54,8 +57,25 @@ def heads_up_against_bot(make_player, *, turn_timeout: int | None = None, first_
     return alice, game
 
 
+def read(query: Callable[[], T]) -> T:
+    """Run a read, again while SQLite says a table is locked: the test database is in memory with a
+    shared cache, where a read meets the worker thread's open write at once instead of waiting."""
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            return query()
+        except OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
+
+
+def game_to_act(game: Game) -> list[int]:
+    return read(lambda: sorted(game.seats.filter(to_act=True).values_list("number", flat=True)))
+
+
 def logged(game: Game, **filters) -> list[Event]:
-    return list(Event.objects.filter(game=game, **filters).order_by("seq"))
+    return read(lambda: list(Event.objects.filter(game=game, **filters).order_by("seq")))
 
 
 def test_a_bot_answers_by_itself(worker, make_player):
@@ -140,3 +160,29 @@ def test_two_sweepers_at_once_apply_each_timeout_once(make_player):
         thread.join(timeout=30)
     assert sorted(results) == [0, 1]
     assert len(logged(game, kind="stay")) == 1
+
+
+def test_a_bot_task_hit_by_a_transient_database_error_is_retried_and_moves_once(worker, make_player, monkeypatch):
+    """games/tasks.py: an OperationalError (a dropped connection, a failover) makes the worker retry the
+    task later instead of losing the bot's turn; the retry moves once."""
+    from games import tasks
+
+    calls: list[int] = []
+    real = tasks.bot_move_service
+
+    def flaky(*, game_id: int, version: int) -> bool:
+        calls.append(version)
+        if len(calls) == 1:
+            raise OperationalError("server closed the connection unexpectedly")
+        return real(game_id=game_id, version=version)
+
+    monkeypatch.setattr(tasks, "bot_move_service", flaky)
+    alice, game = heads_up_against_bot(make_player)
+    seat_take(game_id=game.pk, player=alice, bot="basic")
+    version = Game.objects.get(pk=game.pk).version
+    action_submit(user=alice, game_id=game.pk, type="stay")
+    # The bot may owe two decisions in a row (a buy, then its discard); wait until the turn is alice's again.
+    wait_for(lambda: logged(game, actor=1, seq__gt=version + 1) != [] and game_to_act(game) == [0])
+    assert calls[0] == calls[1], "the failed run was retried for the same version"
+    moves = logged(game, actor=1, seq__gt=version + 1)
+    assert len(moves) == len(set(calls)), "one bot decision per version queued: the retry moved once"
