@@ -146,6 +146,9 @@ def command_run(args: Sequence[str]) -> int:
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, interrupt)  # stopped by a supervisor: stop the children too
+    # Started in the background of a script (`palace.py run &`) a process inherits SIGINT ignored; Ctrl-C or
+    # `kill -INT` should stop the run all the same.
+    signal.signal(signal.SIGINT, interrupt)
     try:
         for name, argv in services.items():
             say(f"starting {name}")
