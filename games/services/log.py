@@ -87,11 +87,29 @@ def _insert(game: Game, rows: list[Event]) -> None:
     game.version = rows[-1].seq if rows else game.version
 
 
+def game_lock(game_id: int) -> Game | None:
+    """The game ``game_id`` (``None`` if there is none), its row locked until the caller's transaction ends.
+
+    One query reads the seats with the game and locks the game's row alone (``FOR UPDATE OF``; SQLite
+    ignores row locks). A request that waited for the lock gets the row as the other writer committed it,
+    with its new version. The seats it reads may be older than the game's row, but a started match has
+    all its seats and they never change; with fewer seats than ``seat_count``, ``_seats`` reads them again.
+    """
+    seats = list(
+        Seat.objects.filter(game_id=game_id).select_related("game").select_for_update(of=("game",)).order_by("number")
+    )
+    if not seats:
+        return Game.objects.select_for_update().filter(pk=game_id).first()
+    game = seats[0].game
+    game._seats = {seat.number: (seat.player_id, seat.bot) for seat in seats}
+    return game
+
+
 def _seats(game: Game) -> dict[int, tuple[int | None, str]]:
     # Read once per game object: seats never change once the match has started.
     cached: dict[int, tuple[int | None, str]] | None = getattr(game, "_seats", None)
     if cached is None or len(cached) < game.seat_count:
-        rows = Seat.objects.filter(game=game).values_list("number", "player_id", "bot")
+        rows = Seat.objects.filter(game=game).order_by("number").values_list("number", "player_id", "bot")
         cached = {number: (player_id, bot) for number, player_id, bot in rows}
         game._seats = cached  # type: ignore[attr-defined]
     return cached
