@@ -100,7 +100,8 @@ def action_submit(
         return ActionResult(
             version=game.version,
             events=[event_json(row, seat) for row in rows],
-            to_act=list(engine.to_act(new_state)),
+            # As the caller's view shows it: a seat that may play out of turn is known to itself alone.
+            to_act=list(engine.view(new_state, seat)["to_act"]),
             legal_actions=[legal.to_json() for legal in engine.legal_actions(new_state, seat)],
         )
 
