@@ -57,6 +57,7 @@ def append_action(game: Game, state: Any, action: Action | None) -> tuple[Any, l
     Returns the new state and the rows written.
     """
     engine = engine_of(game)
+    acting_before = set(engine.to_act(state))
     rows: list[Event] = []
     seq = game.version
     if action is not None:
@@ -68,7 +69,7 @@ def append_action(game: Game, state: Any, action: Action | None) -> tuple[Any, l
         state, events = engine.apply(state, shuffle)
         seq += 1
         rows.append(_row(game, seq, shuffle, events))
-    _write(game, state, rows)
+    _write(game, state, rows, acting_before=acting_before)
     return state, rows
 
 
@@ -125,7 +126,14 @@ def seat_of(game: Game, user: Any) -> int | None:
     return next((number for number, (player_id, _) in _seats(game).items() if player_id == user.pk), None)
 
 
-def _write(game: Game, state: Any, rows: list[Event]) -> None:
+def _write(game: Game, state: Any, rows: list[Event], *, acting_before: set[int]) -> None:
+    """Insert ``rows`` and update the projections to ``state``.
+
+    ``acting_before``: ``to_act`` of the state the rows were applied to, which is what ``Seat.to_act``
+    holds: every append to a started match comes here, and a waiting game's seats hold ``False``, as
+    the new game's ``to_act`` (empty while the first shuffle is due) says. The seats are written only
+    when it changes.
+    """
     engine = engine_of(game)
     before = game.version
     _insert(game, rows)
@@ -139,7 +147,9 @@ def _write(game: Game, state: Any, rows: list[Event]) -> None:
     else:
         game.deadline = None
     game.save(update_fields=["version", "status", "deadline", "updated"])
-    Seat.objects.filter(game=game).update(to_act=Case(When(number__in=to_act, then=Value(True)), default=Value(False)))
+    if to_act != acting_before:
+        acting_case = Case(When(number__in=to_act, then=Value(True)), default=Value(False))
+        Seat.objects.filter(game=game).update(to_act=acting_case)
     if game.version // SNAPSHOT_EVERY > before // SNAPSHOT_EVERY:
         Snapshot.objects.create(game=game, version=game.version, state=engine.state_to_json(state))
     version = game.version

@@ -47,3 +47,13 @@ def test_an_action_locks_the_game_and_reads_its_seats_in_one_query(table):
     if connection.vendor == "postgresql":
         assert 'FOR UPDATE OF "games_game"' in sql[1]
     assert sql[2].startswith("INSERT INTO")
+
+
+def test_an_action_after_which_the_same_seat_decides_leaves_the_seats_unwritten(table):
+    table.view(0)
+    with CaptureQueriesContext(connection) as captured:
+        buy = table.act(0, "buy").json()
+    assert buy["to_act"] == [0], "the buyer owes the discard step"
+    sql = statements(captured)
+    assert len(sql) == 4, sql
+    assert not any(text.startswith('UPDATE "games_seat"') for text in sql)
