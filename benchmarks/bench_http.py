@@ -19,7 +19,9 @@ One run, bounded in time and in requests, on 127.0.0.1 only:
    each for ``--warmup`` seconds not counted and ``--duration`` seconds counted. A game client loops:
    ``GET /api/v1/games/{id}/`` as the seat it expects to act (again as the other seat if it guessed
    wrong), picks a cheap legal action (mostly stay; buy then discard; bet then call or fold) and
-   ``POST .../actions/`` with ``expected_version``. A ceiling client loops ``POST /bare/``.
+   ``POST .../actions/`` with ``expected_version``; when the POST's answer (``to_act``, the caller's
+   ``legal_actions``) says the same seat decides again, as after a buy, it acts on that without a GET.
+   A ceiling client loops ``POST /bare/``.
 5. counts with Django's ``CaptureQueriesContext`` the SQL queries of a few requests of each kind
    (in this process, Django's test client on the same database);
 6. stops both servers and drops the database, whatever happened.
@@ -339,6 +341,7 @@ class GamePlayer(Player):
         self.seat = 0
         self.counters = counters
         self.headers = [auth(token) for token in table.tokens]
+        self.answered: dict[str, Any] | None = None
 
     def close(self) -> None:
         self.client.close()
@@ -354,7 +357,8 @@ class GamePlayer(Player):
         return response.json()
 
     def step(self, samples: list[Sample]) -> None:
-        view = self._get(self.seat, samples)
+        view = self.answered or self._get(self.seat, samples)
+        self.answered = None
         if view is None:
             return
         if view["status"] == "finished":
@@ -380,6 +384,12 @@ class GamePlayer(Player):
         samples.append(Sample("post", end, end - start, response.status_code))
         if response.status_code != 201:
             self.counters.error(f"POST {body}: {response.status_code} {response.text[:200]}")
+            return
+        # The answer says whose decision it is now and what the caller may do: when it is the caller's again (a
+        # buyer owes a discard), that is the view of the next step, with no GET.
+        result = response.json()
+        if result["to_act"] == [self.seat] and result["legal_actions"]:
+            self.answered = {"status": "active", **result}
             return
         # A guess at the next decision's seat: a buyer owes a discard; otherwise mostly the other seat.
         if body["type"] != "buy":

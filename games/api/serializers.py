@@ -10,6 +10,21 @@ from games.engine.registry import GAMES
 
 ACTION_FIELDS = {"type", "cards", "target", "amount", "expected_version"}
 
+_renderers: dict[type[serializers.Serializer], serializers.Serializer] = {}
+
+
+def render(serializer_class: type[serializers.Serializer], instance: Any) -> dict[str, Any]:
+    """What ``serializer_class(instance).data`` is, from one instance of the output serializer per process.
+
+    DRF deep-copies a serializer's declared fields, and its nested serializers', every time one is made:
+    most of the cost of rendering a game's view. An output serializer keeps nothing of one call for the
+    next once its fields are bound (``to_representation`` only reads them), so one instance serves all.
+    """
+    serializer = _renderers.get(serializer_class)
+    if serializer is None:
+        serializer = _renderers.setdefault(serializer_class, serializer_class())
+    return serializer.to_representation(instance)
+
 
 class StrictSerializer(serializers.Serializer):
     """Refuses fields it does not know, so a typo is a 400 rather than silently ignored."""

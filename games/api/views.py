@@ -22,6 +22,7 @@ from games.api.serializers import (
     SeatInput,
     SeatOutput,
     TurnOutput,
+    render,
 )
 from games.models import Game, GameStatus
 from games.selectors import views as selectors
@@ -103,7 +104,7 @@ class GameListCreateView(APIView):
         data.is_valid(raise_exception=True)
         game = game_create(creator=request.user, **data.validated_data)
         detail = selectors.game_detail(selectors.game_get(game.pk), request.user)
-        return Response(GameDetailOutput(detail).data, status=status.HTTP_201_CREATED)
+        return Response(render(GameDetailOutput, detail), status=status.HTTP_201_CREATED)
 
 
 class GameDetailView(APIView):
@@ -119,7 +120,7 @@ class GameDetailView(APIView):
         if etag in [tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")]:
             return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": etag})
         detail = selectors.game_detail(game, request.user)
-        return Response(GameDetailOutput(detail).data, headers={"ETag": etag, "Vary": "Authorization"})
+        return Response(render(GameDetailOutput, detail), headers={"ETag": etag, "Vary": "Authorization"})
 
 
 class SeatCreateView(APIView):
@@ -162,7 +163,7 @@ class ActionCreateView(APIView):
             idempotency_key=request.headers.get("Idempotency-Key"),
         )
         headers = {"Idempotent-Replayed": "true"} if result.replayed else {}
-        return Response(ActionResultOutput(result.to_json()).data, status=status.HTTP_201_CREATED, headers=headers)
+        return Response(render(ActionResultOutput, result.to_json()), status=status.HTTP_201_CREATED, headers=headers)
 
 
 class EventListView(APIView):
@@ -176,7 +177,7 @@ class EventListView(APIView):
         after = _int_param(request, "after", default=0, low=0, high=2**31)
         limit = _int_param(request, "limit", default=100, low=1, high=500)
         page = selectors.game_events(selectors.game_get(game_id), request.user, after=after, limit=limit)
-        return Response(EventPageOutput(page).data)
+        return Response(render(EventPageOutput, page))
 
 
 class MyTurnsView(APIView):

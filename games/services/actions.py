@@ -17,7 +17,7 @@ from games.engine.protocol import Action
 from games.models import Game, GameStatus, IdempotencyKey, IdempotencyStatus
 from games.selectors.state import engine_of, game_state
 from games.selectors.views import event_json
-from games.services.log import append_action, seat_of
+from games.services.log import append_action, game_lock, seat_of
 from palace_api.errors import ConflictError, ForbiddenError, NotFoundError, UnprocessableError
 
 IN_FLIGHT_EXPIRY = timedelta(minutes=2)
@@ -68,7 +68,7 @@ def action_submit(
     if expected_version is None:
         seen = Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
     with transaction.atomic():
-        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        game = game_lock(game_id)
         if game is None:
             raise NotFoundError("game_not_found", "no such game")
         wanted = seen if expected_version is None else expected_version
@@ -100,7 +100,8 @@ def action_submit(
         return ActionResult(
             version=game.version,
             events=[event_json(row, seat) for row in rows],
-            to_act=list(engine.to_act(new_state)),
+            # As the caller's view shows it: a seat that may play out of turn is known to itself alone.
+            to_act=list(engine.view(new_state, seat)["to_act"]),
             legal_actions=[legal.to_json() for legal in engine.legal_actions(new_state, seat)],
         )
 

@@ -57,6 +57,7 @@ def append_action(game: Game, state: Any, action: Action | None) -> tuple[Any, l
     Returns the new state and the rows written.
     """
     engine = engine_of(game)
+    acting_before = set(engine.to_act(state))
     rows: list[Event] = []
     seq = game.version
     if action is not None:
@@ -68,7 +69,7 @@ def append_action(game: Game, state: Any, action: Action | None) -> tuple[Any, l
         state, events = engine.apply(state, shuffle)
         seq += 1
         rows.append(_row(game, seq, shuffle, events))
-    _write(game, state, rows)
+    _write(game, state, rows, acting_before=acting_before)
     return state, rows
 
 
@@ -87,12 +88,31 @@ def _insert(game: Game, rows: list[Event]) -> None:
     game.version = rows[-1].seq if rows else game.version
 
 
+def game_lock(game_id: int) -> Game | None:
+    """The game ``game_id`` (``None`` if there is none), its row locked until the caller's transaction ends.
+
+    One query reads the seats with the game and locks the game's row alone (``FOR UPDATE OF``; SQLite
+    ignores row locks). A request that waited for the lock gets the row as the other writer committed it,
+    with its new version. The seats it reads may be older than the game's row, but a started match has
+    all its seats and they never change; with fewer seats than ``seat_count``, ``_seats`` reads them again.
+    """
+    # No ORDER BY (Seat's default one would sort by the game's creation): sorting a few seats here costs
+    # less than compiling one.
+    locked = Seat.objects.filter(game_id=game_id).select_related("game").select_for_update(of=("game",)).order_by()
+    seats = sorted(locked, key=lambda seat: seat.number)
+    if not seats:
+        return Game.objects.select_for_update().filter(pk=game_id).first()
+    game = seats[0].game
+    game._seats = {seat.number: (seat.player_id, seat.bot) for seat in seats}
+    return game
+
+
 def _seats(game: Game) -> dict[int, tuple[int | None, str]]:
     # Read once per game object: seats never change once the match has started.
     cached: dict[int, tuple[int | None, str]] | None = getattr(game, "_seats", None)
     if cached is None or len(cached) < game.seat_count:
-        rows = Seat.objects.filter(game=game).values_list("number", "player_id", "bot")
-        cached = {number: (player_id, bot) for number, player_id, bot in rows}
+        rows = Seat.objects.filter(game=game).order_by().values_list("number", "player_id", "bot")
+        cached = {number: (player_id, bot) for number, player_id, bot in sorted(rows)}
         game._seats = cached  # type: ignore[attr-defined]
     return cached
 
@@ -107,7 +127,14 @@ def seat_of(game: Game, user: Any) -> int | None:
     return next((number for number, (player_id, _) in _seats(game).items() if player_id == user.pk), None)
 
 
-def _write(game: Game, state: Any, rows: list[Event]) -> None:
+def _write(game: Game, state: Any, rows: list[Event], *, acting_before: set[int]) -> None:
+    """Insert ``rows`` and update the projections to ``state``.
+
+    ``acting_before``: ``to_act`` of the state the rows were applied to, which is what ``Seat.to_act``
+    holds: every append to a started match comes here, and a waiting game's seats hold ``False``, as
+    the new game's ``to_act`` (empty while the first shuffle is due) says. The seats are written only
+    when it changes.
+    """
     engine = engine_of(game)
     before = game.version
     _insert(game, rows)
@@ -121,7 +148,9 @@ def _write(game: Game, state: Any, rows: list[Event]) -> None:
     else:
         game.deadline = None
     game.save(update_fields=["version", "status", "deadline", "updated"])
-    Seat.objects.filter(game=game).update(to_act=Case(When(number__in=to_act, then=Value(True)), default=Value(False)))
+    if to_act != acting_before:
+        acting_case = Case(When(number__in=to_act, then=Value(True)), default=Value(False))
+        Seat.objects.filter(game=game).update(to_act=acting_case)
     if game.version // SNAPSHOT_EVERY > before // SNAPSHOT_EVERY:
         Snapshot.objects.create(game=game, version=game.version, state=engine.state_to_json(state))
     version = game.version

@@ -15,13 +15,13 @@ from games.engine.errors import EngineError
 from games.engine.protocol import Action
 from games.models import Game, GameStatus
 from games.selectors.state import engine_of, game_state
-from games.services.log import append_action, seat_bots
+from games.services.log import append_action, game_lock, seat_bots
 
 _RNG = secrets.SystemRandom()
 
 
 def _locked_game(game_id: int, version: int | None) -> Game | None:
-    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    game = game_lock(game_id)
     if game is None or game.status != GameStatus.ACTIVE:
         return None
     if version is not None and game.version != version:

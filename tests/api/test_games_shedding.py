@@ -73,3 +73,47 @@ def test_a_setup_timeout_applies_to_every_human_still_choosing(make_player):
     assert timeout_apply(game_id=game.pk) is True
     chosen = Event.objects.filter(game=game, kind="choose_face_up").order_by("seq")
     assert [(event.actor, event.payload["action"].get("timeout")) for event in chosen] == [(0, True), (1, True)]
+
+
+def _play_comparing_answers_with_views(clients, staff, rng) -> int:
+    """Play a three-seat game with ``out_of_turn_four`` to the end by random legal actions, checking every
+    action's answer against the caller's GET; return how many answers left out a seat that staff see."""
+    options = {"out_of_turn_four": True}
+    game = clients[0].post("/api/v1/games/", {"kind": "palace", "seats": 3, "options": options}, format="json").json()
+    url = f"/api/v1/games/{game['id']}/"
+    for seat, client in enumerate(clients):
+        assert client.post(url + "seats/", {"seat": seat}, format="json").status_code == 201
+    hidden_windows = 0
+    for _ in range(3000):
+        views = [client.get(url).json() for client in clients]
+        if views[0]["status"] == "finished":
+            return hidden_windows
+        seat = rng.choice([seat for seat in range(3) if views[seat]["legal_actions"]])
+        choice = rng.choice(views[seat]["legal_actions"])
+        body = {"type": choice["type"], "expected_version": views[seat]["version"]}
+        if choice.get("max_cards"):
+            body["cards"] = choice["cards"][: rng.randint(choice["min_cards"], choice["max_cards"])]
+        if choice["type"] == "choose_face_up":
+            body["cards"] = rng.sample(choice["cards"], 3)
+        response = clients[seat].post(url + "actions/", body, format="json")
+        assert response.status_code == 201, response.content
+        assert response.json()["to_act"] == clients[seat].get(url).json()["to_act"]
+        hidden_windows += len(staff.get(url).json()["to_act"]) > len(response.json()["to_act"])
+    raise AssertionError("the game did not end")
+
+
+def test_an_action_answers_to_act_as_the_callers_view_shows_it(make_player, auth_client, make_staff, throttle_rates):
+    """palace-shedding-b.txt "Other Misc. Rules": who could complete a four out of turn would tell what he
+    holds, so the action's answer lists of the out-of-turn seats only the caller, as his GET does. The
+    shuffles are random: games are played until one has given some seat such a window (or twenty have)."""
+    throttle_rates(user=None)
+    rng = random.Random(3)  # noqa: S311 - the test's choice of moves
+    clients = [auth_client(make_player(name)[1]) for name in ("ann", "ben", "cat")]
+    staff = auth_client(make_staff()[1])
+    games = 0
+    while games < 20:
+        games += 1
+        if _play_comparing_answers_with_views(clients, staff, rng):
+            break
+    else:
+        raise AssertionError("no game gave a seat an out-of-turn play the caller may not know of")
