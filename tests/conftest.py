@@ -24,6 +24,7 @@ from rest_framework.test import APIClient
 from rest_framework.throttling import SimpleRateThrottle
 
 from players.services import player_register, staff_token_create
+from tests.broker import drop_queue
 
 # --- the cache and HTTP clients ---
 
@@ -123,6 +124,8 @@ def celery_test_queue() -> Iterator[None]:
     from palace_api.celery import app
 
     previous = app.conf.task_default_queue
-    app.conf.task_default_queue = f"palace-test-{uuid.uuid4().hex[:12]}"
+    queue = f"palace-test-{uuid.uuid4().hex[:12]}"
+    app.conf.task_default_queue = queue
     yield
     app.conf.task_default_queue = previous
+    drop_queue(queue)
