@@ -34,6 +34,17 @@ def test_bad_shedding_options_get_400(clients, options, code):
     assert response.status_code == 400 and response.json()["code"] == code
 
 
+def random_body(view: dict, rng: random.Random) -> dict:
+    """A random legal action from ``view``'s ``legal_actions``, as a request body at the view's version."""
+    choice = rng.choice(view["legal_actions"])
+    body = {"type": choice["type"], "expected_version": view["version"]}
+    if choice.get("max_cards"):
+        body["cards"] = choice["cards"][: rng.randint(choice["min_cards"], choice["max_cards"])]
+    if choice["type"] == "choose_face_up":
+        body["cards"] = rng.sample(choice["cards"], 3)
+    return body
+
+
 def test_a_shedding_game_is_played_to_the_end_over_http(clients, throttle_rates):
     throttle_rates(user=None)  # a whole game is more requests a minute than the per-player throttle allows
     rng = random.Random(5)  # noqa: S311 - the test's choice of moves
@@ -49,13 +60,7 @@ def test_a_shedding_game_is_played_to_the_end_over_http(clients, throttle_rates)
             for other in view["state"]["seats"]:
                 assert {spot["card"] for spot in other["face_down"]} <= {None}, "no face-down card is seen before play"
         seat = next(seat for seat in range(2) if views[seat]["legal_actions"])
-        choice = rng.choice(views[seat]["legal_actions"])
-        body = {"type": choice["type"], "expected_version": views[seat]["version"]}
-        if choice.get("max_cards"):
-            body["cards"] = choice["cards"][: rng.randint(choice["min_cards"], choice["max_cards"])]
-        if choice["type"] == "choose_face_up":
-            body["cards"] = rng.sample(choice["cards"], 3)
-        response = clients[seat].post(url + "actions/", body, format="json")
+        response = clients[seat].post(url + "actions/", random_body(views[seat], rng), format="json")
         assert response.status_code in (201, 409), response.content
     else:
         raise AssertionError("the game did not end")
@@ -89,13 +94,7 @@ def _play_comparing_answers_with_views(clients, staff, rng) -> int:
         if views[0]["status"] == "finished":
             return hidden_windows
         seat = rng.choice([seat for seat in range(3) if views[seat]["legal_actions"]])
-        choice = rng.choice(views[seat]["legal_actions"])
-        body = {"type": choice["type"], "expected_version": views[seat]["version"]}
-        if choice.get("max_cards"):
-            body["cards"] = choice["cards"][: rng.randint(choice["min_cards"], choice["max_cards"])]
-        if choice["type"] == "choose_face_up":
-            body["cards"] = rng.sample(choice["cards"], 3)
-        response = clients[seat].post(url + "actions/", body, format="json")
+        response = clients[seat].post(url + "actions/", random_body(views[seat], rng), format="json")
         assert response.status_code == 201, response.content
         assert response.json()["to_act"] == clients[seat].get(url).json()["to_act"]
         hidden_windows += len(staff.get(url).json()["to_act"]) > len(response.json()["to_act"])
