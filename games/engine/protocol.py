@@ -258,7 +258,8 @@ class Game(Protocol):
         """The action a timeout applies for ``seat``."""
 
     def view(self, state: Any, viewer: Viewer) -> JSON:
-        """The state as ``viewer`` may know it, as plain JSON."""
+        """The state as ``viewer`` may know it, as plain JSON; at least ``to_act`` (the seats to act as the
+        viewer may know them) and ``legal_actions`` (the viewer's, ``LegalAction.to_json``; empty for others)."""
 
     def is_over(self, state: Any) -> bool:
         """Whether the match has ended."""

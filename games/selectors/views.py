@@ -69,7 +69,7 @@ def game_detail(game: Game, user: AbstractBaseUser | AnonymousUser) -> dict[str,
     # The engine's view says whose decision it is as this viewer may know it: a seat's chance to play out
     # of turn would tell what it holds.
     to_act = [] if engine_view is None else list(engine_view["to_act"])
-    legal = [] if state is None or not isinstance(viewer, int) else engine.legal_actions(state, viewer)
+    legal = [] if engine_view is None else list(engine_view["legal_actions"])
     return {
         "id": game.pk,
         "kind": game.kind,
@@ -84,7 +84,7 @@ def game_detail(game: Game, user: AbstractBaseUser | AnonymousUser) -> dict[str,
         "seats": seats,
         "state": engine_view,
         "to_act": to_act,
-        "legal_actions": [action.to_json() for action in legal],
+        "legal_actions": legal,
         "deadline": game.deadline,
     }
 

@@ -86,7 +86,8 @@ def action_submit(
         if game.status == GameStatus.FINISHED:
             raise ConflictError("game_finished", "the game is over")
         state = game_state(game)
-        if seat not in engine_of(game).to_act(state):
+        engine = engine_of(game)
+        if seat not in engine.to_act(state):
             raise ForbiddenError("not_your_turn", "the decision is not yours now")
         action = Action(
             type=type,
@@ -95,14 +96,14 @@ def action_submit(
             target=target,
             amount=amount,
         )
-        engine = engine_of(game)
         new_state, rows = append_action(game, state, action)
+        # As the caller's view shows them: a seat that may play out of turn is known to itself alone.
+        view = engine.view(new_state, seat)
         return ActionResult(
             version=game.version,
             events=[event_json(row, seat) for row in rows],
-            # As the caller's view shows it: a seat that may play out of turn is known to itself alone.
-            to_act=list(engine.view(new_state, seat)["to_act"]),
-            legal_actions=[legal.to_json() for legal in engine.legal_actions(new_state, seat)],
+            to_act=list(view["to_act"]),
+            legal_actions=list(view["legal_actions"]),
         )
 
 
