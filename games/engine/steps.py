@@ -85,3 +85,34 @@ def apply_shuffle(
         number=request.number,
     )
     handlers[request.purpose](recorder, action.cards)
+
+
+def apply_frame(
+    game: Any,
+    state: Any,
+    action: Action,
+    recorder: Any,
+    *,
+    chance: Mapping[str, Callable[[Any, tuple[Card, ...]], None]],
+    fields: Mapping[str, set[str]],
+    decide: Callable[[int, Action], None],
+) -> tuple[Any, tuple[Event, ...]]:
+    """What every game's ``apply`` does around its own rules: refuse a finished match, apply a due
+    shuffle (``chance``: purpose -> handler), or check a decision (``fields``, see ``check_decision``),
+    mark a timeout with a ``timeout`` event and hand it to ``decide(seat, action)``; then freeze
+    ``recorder.t`` into the new state. ``game``: the game's interface (``to_act``, ``chance_request``);
+    ``recorder``: the game's context for ``state``, an ``EventRecorder`` with its draft ``t``.
+
+    Raises ``IllegalAction`` ``game_over``, those of ``apply_shuffle`` and ``check_decision``, and
+    whatever ``decide`` raises.
+    """
+    if game.is_over(state):
+        raise IllegalAction("game_over", "the match is over")
+    if action.type == "shuffle" or state.chance is not None:
+        apply_shuffle(recorder, game.chance_request(state), action, chance)
+    else:
+        seat = check_decision(action, to_act=game.to_act(state), fields=fields)
+        if action.timeout:
+            recorder.emit("timeout", seat, action=action.type)
+        decide(seat, action)
+    return recorder.t.freeze(), tuple(recorder.events)

@@ -37,7 +37,7 @@ from games.engine.poker.state import (
 )
 from games.engine.poker.view import view
 from games.engine.protocol import Action, ChanceRequest, Event, LegalAction, Viewer
-from games.engine.steps import apply_shuffle, check_decision
+from games.engine.steps import apply_frame
 
 _FIELDS: dict[str, set[str]] = {
     "buy": set(),
@@ -114,27 +114,15 @@ class PalacePoker:
         ``unexpected_field`` and those of the action itself (``insufficient_chips``,
         ``same_banner_suit``, ``invalid_target``, ``invalid_amount``, ``too_many_soldiers``, ...).
         """
-        if state.phase == FINISHED:
-            raise IllegalAction("game_over", "the match is over")
         ctx = Ctx(state)
-        if action.type == "shuffle" or state.chance is not None:
-            self._apply_chance(ctx, state, action)
-        else:
-            self._apply_decision(ctx, state, action)
-        new_state = ctx.t.freeze()
-        return new_state, tuple(ctx.events)
 
-    def _apply_chance(self, ctx: Ctx, state: PokerState, action: Action) -> None:
-        apply_shuffle(ctx, self.chance_request(state), action, _CHANCE)
+        def decide(seat: int, action: Action) -> None:
+            handler = _handler(state.step, action.type)
+            if handler is None:
+                raise IllegalAction("action_not_allowed", f"{action.type!r} is not allowed now (step {state.step!r})")
+            handler(ctx, seat, action)
 
-    def _apply_decision(self, ctx: Ctx, state: PokerState, action: Action) -> None:
-        seat = check_decision(action, to_act=self.to_act(state), fields=_FIELDS)
-        if action.timeout:
-            ctx.emit("timeout", seat, action=action.type)
-        handler = _handler(state.step, action.type)
-        if handler is None:
-            raise IllegalAction("action_not_allowed", f"{action.type!r} is not allowed now (step {state.step!r})")
-        handler(ctx, seat, action)
+        return apply_frame(self, state, action, ctx, chance=_CHANCE, fields=_FIELDS, decide=decide)
 
     def view(self, state: PokerState, viewer: Viewer) -> dict[str, Any]:
         """See ``games.engine.poker.view.view``."""

@@ -27,7 +27,7 @@ from games.engine.shedding.options import parse_options
 from games.engine.shedding.state import FINISHED, PLAY, SETUP, ShedState, state_from_json, state_to_json
 from games.engine.shedding.turns import take_up_face_up
 from games.engine.shedding.view import view
-from games.engine.steps import apply_shuffle, check_decision
+from games.engine.steps import apply_frame
 
 _FIELDS: dict[str, set[str]] = {
     "choose_face_up": {"cards"},
@@ -99,32 +99,21 @@ class PalaceShedding:
         ``invalid_out_of_turn_play``, ``not_on_turn``, ``empty_pile``, ``must_play``,
         ``face_down_not_yet``, ``invalid_target``).
         """
-        if state.phase == FINISHED:
-            raise IllegalAction("game_over", "the match is over")
         ctx = Ctx(state)
-        if action.type == "shuffle" or state.chance is not None:
-            self._apply_chance(ctx, state, action)
-        else:
-            self._apply_decision(ctx, state, action)
-        return ctx.t.freeze(), tuple(ctx.events)
 
-    def _apply_chance(self, ctx: Ctx, state: ShedState, action: Action) -> None:
-        apply_shuffle(ctx, self.chance_request(state), action, _CHANCE)
+        def decide(seat: int, action: Action) -> None:
+            if state.phase == SETUP and action.type == "choose_face_up":
+                deal.choose_face_up(ctx, seat, action.cards)
+                return
+            handler = _PLAY_HANDLERS.get(action.type) if state.phase == PLAY else None
+            if handler is None:
+                raise IllegalAction("action_not_allowed", f"{action.type!r} is not allowed now (phase {state.phase!r})")
+            handler(ctx, seat, action)
+            if ctx.t.phase == PLAY:
+                take_up_face_up(ctx)
+                check_stalemate(ctx)
 
-    def _apply_decision(self, ctx: Ctx, state: ShedState, action: Action) -> None:
-        seat = check_decision(action, to_act=self.to_act(state), fields=_FIELDS)
-        if action.timeout:
-            ctx.emit("timeout", seat, action=action.type)
-        if state.phase == SETUP and action.type == "choose_face_up":
-            deal.choose_face_up(ctx, seat, action.cards)
-            return
-        handler = _PLAY_HANDLERS.get(action.type) if state.phase == PLAY else None
-        if handler is None:
-            raise IllegalAction("action_not_allowed", f"{action.type!r} is not allowed now (phase {state.phase!r})")
-        handler(ctx, seat, action)
-        if ctx.t.phase == PLAY:
-            take_up_face_up(ctx)
-            check_stalemate(ctx)
+        return apply_frame(self, state, action, ctx, chance=_CHANCE, fields=_FIELDS, decide=decide)
 
     def view(self, state: ShedState, viewer: Viewer) -> dict[str, Any]:
         """See ``games.engine.shedding.view.view``."""
