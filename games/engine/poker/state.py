@@ -11,11 +11,14 @@ draft and freezes it back.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 from typing import Any
 
-from games.engine.cards import Card, card_codes, parse_cards
+from games.engine.cards import Card
 from games.engine.poker.options import PokerOptions
+from games.engine.state_json import CARDS, CARDS_PER_SEAT, Codec, card_or_none, code_or_none, plain
+from games.engine.state_json import state_from_json as fields_from_json
+from games.engine.state_json import state_to_json as fields_to_json
 
 # Phases of the match.
 CHOOSE_DEALER = "choose_dealer"
@@ -154,61 +157,31 @@ def _freeze(value: Any) -> Any:
 
 # JSON --------------------------------------------------------------------------------------------
 
-_CARD_LISTS = {"stock", "discards", "set_aside"}
-_CARD_LIST_PER_SEAT = {"dealer_cards", "palace", "soldiers"}
+_CODECS: dict[str, Codec] = {
+    "options": Codec(lambda options: options.to_json(), lambda raw: PokerOptions(**raw)),
+    "stock": CARDS,
+    "discards": CARDS,
+    "set_aside": CARDS,
+    "dealer_cards": CARDS_PER_SEAT,
+    "palace": CARDS_PER_SEAT,
+    "soldiers": CARDS_PER_SEAT,
+    "banners": Codec(lambda value: [code_or_none(card) for card in value], lambda raw: tuple(map(card_or_none, raw))),
+    "battle": Codec(
+        lambda value: None if value is None else {g.name: plain(getattr(value, g.name)) for g in fields(Battle)},
+        lambda raw: None if raw is None else Battle(**{**raw, "put_in": tuple(raw["put_in"])}),
+    ),
+    "quiet": Codec(plain, frozenset),
+    "known": Codec(plain, lambda raw: tuple(frozenset(seats) for seats in raw)),
+}
 
 
 def state_to_json(state: PokerState) -> dict[str, Any]:
     """Every field as plain JSON (cards as codes). Staff only: it holds the stock and palace cards."""
-    out: dict[str, Any] = {}
-    for f in fields(PokerState):
-        value = getattr(state, f.name)
-        if f.name == "options":
-            out[f.name] = value.to_json()
-        elif f.name in _CARD_LISTS:
-            out[f.name] = card_codes(value)
-        elif f.name in _CARD_LIST_PER_SEAT:
-            out[f.name] = [card_codes(cards) for cards in value]
-        elif f.name == "banners":
-            out[f.name] = [None if card is None else card.code for card in value]
-        elif f.name == "battle":
-            out[f.name] = None if value is None else {g.name: _plain(getattr(value, g.name)) for g in fields(Battle)}
-        else:
-            out[f.name] = _plain(value)
-    return out
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, frozenset):
-        return sorted(value)
-    if isinstance(value, tuple):
-        return [_plain(item) for item in value]
-    return value
+    return fields_to_json(state, _CODECS)
 
 
 def state_from_json(data: dict[str, Any]) -> PokerState:
-    """Inverse of ``state_to_json``."""
-    values: dict[str, Any] = {}
-    for f in fields(PokerState):
-        if f.name not in data:  # a snapshot older than the field keeps its default
-            continue
-        raw = data[f.name]
-        if f.name == "options":
-            values[f.name] = PokerOptions(**raw)
-        elif f.name in _CARD_LISTS:
-            values[f.name] = parse_cards(raw)
-        elif f.name in _CARD_LIST_PER_SEAT:
-            values[f.name] = tuple(parse_cards(cards) for cards in raw)
-        elif f.name == "banners":
-            values[f.name] = tuple(None if code is None else Card.parse(code) for code in raw)
-        elif f.name == "battle":
-            values[f.name] = None if raw is None else Battle(**{**raw, "put_in": tuple(raw["put_in"])})
-        elif f.name in ("quiet",):
-            values[f.name] = frozenset(raw)
-        elif f.name == "known":
-            values[f.name] = tuple(frozenset(seats) for seats in raw)
-        elif isinstance(raw, list):
-            values[f.name] = tuple(raw)
-        else:
-            values[f.name] = raw
-    return replace(PokerState(options=values["options"], seats=0, stacks=(), in_match=(), phase=""), **values)
+    """Inverse of ``state_to_json``; a snapshot older than a field leaves it at its default."""
+    return fields_from_json(
+        lambda options: PokerState(options=options, seats=0, stacks=(), in_match=(), phase=""), data, _CODECS
+    )

@@ -14,11 +14,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 from typing import Any
 
 from games.engine.cards import FULL_DECK, Card, card_codes, parse_cards
 from games.engine.shedding.options import ShedOptions
+from games.engine.state_json import CARDS, CARDS_PER_SEAT, Codec, card_or_none, code_or_none
+from games.engine.state_json import state_from_json as fields_from_json
+from games.engine.state_json import state_to_json as fields_to_json
 
 # Phases of the match.
 CHOOSE_DEALER = "choose_dealer"
@@ -131,53 +134,32 @@ _NESTED = {"dealer_cards", "hands", "hand_public", "face_up", "face_down", "choi
 
 # JSON --------------------------------------------------------------------------------------------
 
-_CARD_LISTS = {"stock", "pile", "burned", "redraw_cards"}
-_CARD_LIST_PER_SEAT = {"dealer_cards", "hands", "hand_public", "face_up"}
-
-
-def _codes_or_none(cards: Iterable[Card | None]) -> list[str | None]:
-    return [None if card is None else card.code for card in cards]
+_CODECS: dict[str, Codec] = {
+    "options": Codec(lambda options: options.to_json(), lambda raw: ShedOptions(**raw)),
+    "stock": CARDS,
+    "pile": CARDS,
+    "burned": CARDS,
+    "redraw_cards": CARDS,
+    "dealer_cards": CARDS_PER_SEAT,
+    "hands": CARDS_PER_SEAT,
+    "hand_public": CARDS_PER_SEAT,
+    "face_up": CARDS_PER_SEAT,
+    "face_down": Codec(
+        lambda value: [[code_or_none(card) for card in cards] for cards in value],
+        lambda raw: tuple(tuple(map(card_or_none, cards)) for cards in raw),
+    ),
+    "choices": Codec(
+        lambda value: [None if cards is None else card_codes(cards) for cards in value],
+        lambda raw: tuple(None if cards is None else parse_cards(cards) for cards in raw),
+    ),
+}
 
 
 def state_to_json(state: ShedState) -> dict[str, Any]:
     """Every field as plain JSON (cards as codes). Staff only: it holds the stock and hidden cards."""
-    out: dict[str, Any] = {}
-    for f in fields(ShedState):
-        value = getattr(state, f.name)
-        if f.name == "options":
-            out[f.name] = value.to_json()
-        elif f.name in _CARD_LISTS:
-            out[f.name] = card_codes(value)
-        elif f.name in _CARD_LIST_PER_SEAT:
-            out[f.name] = [card_codes(cards) for cards in value]
-        elif f.name == "face_down":
-            out[f.name] = [_codes_or_none(cards) for cards in value]
-        elif f.name == "choices":
-            out[f.name] = [None if cards is None else card_codes(cards) for cards in value]
-        elif isinstance(value, tuple):
-            out[f.name] = list(value)
-        else:
-            out[f.name] = value
-    return out
+    return fields_to_json(state, _CODECS)
 
 
 def state_from_json(data: dict[str, Any]) -> ShedState:
     """Inverse of ``state_to_json``."""
-    values: dict[str, Any] = {}
-    for f in fields(ShedState):
-        raw = data[f.name]
-        if f.name == "options":
-            values[f.name] = ShedOptions(**raw)
-        elif f.name in _CARD_LISTS:
-            values[f.name] = parse_cards(raw)
-        elif f.name in _CARD_LIST_PER_SEAT:
-            values[f.name] = tuple(parse_cards(cards) for cards in raw)
-        elif f.name == "face_down":
-            values[f.name] = tuple(tuple(None if code is None else Card.parse(code) for code in cards) for cards in raw)
-        elif f.name == "choices":
-            values[f.name] = tuple(None if cards is None else parse_cards(cards) for cards in raw)
-        elif isinstance(raw, list):
-            values[f.name] = tuple(raw)
-        else:
-            values[f.name] = raw
-    return replace(ShedState(options=values["options"], seats=0, phase=""), **values)
+    return fields_from_json(lambda options: ShedState(options=options, seats=0, phase=""), data, _CODECS)
