@@ -121,6 +121,36 @@ class Event:
         return cls(type=type_, seat=seat, data=data, cards=cards)
 
 
+def action_for_viewer(action: Mapping[str, JSON], events: Sequence[Event], viewer: Viewer) -> JSON:
+    """A logged action (``Action.to_json`` form) as ``viewer`` may see it, beside the ``events`` it produced.
+
+    Each card the action names is shown to staff, to the seat that acted (it named cards it holds) and to
+    a viewer who may see that card in one of ``events``; to anyone else it becomes ``null``, one copy for
+    one copy (two decks hold each code twice). So an action never tells more than its events: a sealed
+    choice (the shedding game's ``choose_face_up``, palace-shedding-a.txt ¶9) stays sealed until the event
+    that turns it face up, and a shuffle's order (a staff-only event) is staff's alone.
+    """
+    out = dict(action)
+    cards = out.get("cards")
+    if not cards or viewer == STAFF or (isinstance(viewer, int) and viewer == out.get("seat")):
+        return out
+    shown: dict[str, int] = {}
+    for event in events:
+        for group in event.cards.values():
+            if may_see(group.visible_to, viewer):
+                for code in card_codes(group.cards):
+                    shown[code] = shown.get(code, 0) + 1
+    redacted: list[str | None] = []
+    for code in cards:
+        if shown.get(code, 0) > 0:
+            shown[code] -= 1
+            redacted.append(code)
+        else:
+            redacted.append(None)
+    out["cards"] = redacted
+    return out
+
+
 @dataclass(frozen=True, slots=True)
 class Action:
     """A decision of a seat, or a chance outcome (``seat`` is ``None`` and ``type`` is ``"shuffle"``).

@@ -13,7 +13,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Count, F, Q, QuerySet
 from django.utils import timezone
 
-from games.engine.protocol import SPECTATOR, STAFF, Viewer
+from games.engine.protocol import SPECTATOR, STAFF, Viewer, action_for_viewer
 from games.engine.protocol import Event as EngineEvent
 from games.models import Event, Game, GameStatus, Seat
 from games.selectors.state import engine_of, game_state
@@ -22,25 +22,28 @@ from palace_api.errors import NotFoundError
 
 def viewer_for(game: Game, user: AbstractBaseUser | AnonymousUser) -> Viewer:
     """The engine viewer ``user`` is in ``game``: his seat number, ``"staff"`` or ``"spectator"``."""
-    seat = next((seat.number for seat in game.seats.all() if seat.player_id == user.pk), None)
+    # An anonymous caller's pk is None, like a bot seat's player: he must not see as the bot.
+    seat = None
+    if user.pk is not None:
+        seat = next((seat.number for seat in game.seats.all() if seat.player_id == user.pk), None)
     if seat is not None:
         return seat
     return STAFF if getattr(user, "is_staff", False) else SPECTATOR
 
 
 def event_json(event: Event, viewer: Viewer) -> dict[str, Any]:
-    """One log entry as ``viewer`` may see it: a shuffle's order only for staff."""
+    """One log entry as ``viewer`` may see it: every card of its ``action`` and ``events`` that the viewer
+    may not know is ``null`` (a shuffle's order is staff's alone; a sealed choice its chooser's)."""
     created = event.created.isoformat().replace("+00:00", "Z")
     out: dict[str, Any] = {"seq": event.seq, "kind": event.kind, "actor": event.actor, "created": created}
     payload = event.payload
     if "action" not in payload:
         out.update(payload)
         return out
-    action = dict(payload["action"])
-    if action["type"] == "shuffle" and viewer != STAFF:
-        action["cards"] = [None] * len(action.get("cards", []))
-    out["action"] = action
-    out["events"] = [EngineEvent.from_json(raw).to_json(viewer) for raw in payload["events"]]
+    events = [EngineEvent.from_json(raw) for raw in payload["events"]]
+    # The action passes through the same visibility as its events: it never names a card they hide.
+    out["action"] = action_for_viewer(payload["action"], events, viewer)
+    out["events"] = [event.to_json(viewer) for event in events]
     return out
 
 

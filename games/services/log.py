@@ -124,6 +124,8 @@ def seat_bots(game: Game) -> dict[int, str]:
 
 def seat_of(game: Game, user: Any) -> int | None:
     """The seat ``user`` sits at in ``game``, or ``None``."""
+    if user.pk is None:  # a bot seat has no player either
+        return None
     return next((number for number, (player_id, _) in _seats(game).items() if player_id == user.pk), None)
 
 
