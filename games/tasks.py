@@ -8,7 +8,7 @@ from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
 from games.services.turns import bot_move as bot_move_service
-from games.services.turns import timeout_apply, timeouts_sweep
+from games.services.turns import stalled_bots_sweep, timeout_apply, timeouts_sweep
 
 TRANSIENT = (OperationalError, InterfaceError)
 RETRY = {"autoretry_for": TRANSIENT, "retry_backoff": True, "retry_backoff_max": 30, "max_retries": 5}
@@ -30,3 +30,9 @@ def apply_timeout(game_id: int, version: int) -> bool:
 def sweep_timeouts() -> int:
     """The periodic sweeper: applies every expired deadline."""
     return timeouts_sweep()
+
+
+@shared_task(name="games.tasks.sweep_stalled_bots", acks_late=True, reject_on_worker_lost=True, **RETRY)
+def sweep_stalled_bots() -> int:
+    """The periodic sweeper of bot decisions whose message was lost: each such bot moves, once."""
+    return stalled_bots_sweep()

@@ -20,12 +20,15 @@
 
 from __future__ import annotations
 
+import logging
 import math
 import re
+import sys
 from enum import StrEnum
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
 from drf_spectacular.utils import OpenApiResponse
@@ -37,6 +40,13 @@ from rest_framework.views import set_rollback
 from games.engine.errors import EngineError
 
 API_PREFIX = "/api/"
+
+DATABASE_RETRY_AFTER = 5
+"""Seconds a client is asked to wait (``Retry-After``) when the database cannot be reached."""
+DATABASE_DOWN = (OperationalError, InterfaceError)
+"""What the database driver raises when the server is down, restarting or unreachable: not a bug, a 503."""
+
+logger = logging.getLogger(__name__)
 
 
 class ErrorCode(StrEnum):
@@ -55,6 +65,7 @@ class ErrorCode(StrEnum):
     THROTTLED = "throttled"
     BAD_REQUEST = "bad_request"
     SERVER_ERROR = "server_error"
+    SERVICE_UNAVAILABLE = "service_unavailable"
     # Players and tokens.
     INVALID_NAME = "invalid_name"
     NAME_TAKEN = "name_taken"
@@ -129,9 +140,10 @@ ERROR_DESCRIPTIONS = {
     415: "unsupported_media_type: the request body must be JSON.",
     422: "A well-formed request the current state cannot accept, with its own code.",
     429: "throttled: wait retry_after seconds.",
+    503: "service_unavailable: the database cannot be reached; wait retry_after seconds (also Retry-After).",
 }
 
-_SERIALIZER_BY_STATUS = {400: ValidationErrorSerializer, 429: ThrottledErrorSerializer}
+_SERIALIZER_BY_STATUS = {400: ValidationErrorSerializer, 429: ThrottledErrorSerializer, 503: ThrottledErrorSerializer}
 
 
 def error_responses(*statuses: int) -> dict[int, OpenApiResponse]:
@@ -154,6 +166,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return _respond(exc.status, error_body(exc.code, exc.detail, **exc.extra))
     if isinstance(exc, EngineError):
         return _respond(400, error_body(exc.code, exc.message))
+    if isinstance(exc, DATABASE_DOWN):
+        return _database_unavailable(exc)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
@@ -177,6 +191,22 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     else:
         body = error_body(_api_exception_code(exc), _plain(exc.detail), **extra)
     return _respond(exc.status_code, body, headers=headers)
+
+
+def database_unavailable_body() -> dict[str, Any]:
+    """The 503 body for a database outage: ``service_unavailable`` with ``retry_after`` (seconds). A request
+    refused with it did not commit, except in the rare case of a connection lost during its COMMIT: a client
+    that must know sends an Idempotency-Key and retries with it."""
+    return error_body(
+        ErrorCode.SERVICE_UNAVAILABLE,
+        "The database is unavailable. Try again shortly.",
+        retry_after=DATABASE_RETRY_AFTER,
+    )
+
+
+def _database_unavailable(exc: BaseException) -> Response:
+    logger.error("database unavailable: %s", exc)
+    return Response(database_unavailable_body(), status=503, headers={"Retry-After": str(DATABASE_RETRY_AFTER)})
 
 
 def _respond(status: int, body: dict[str, Any], *, headers: dict[str, str] | None = None) -> Response:
@@ -254,5 +284,10 @@ def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
 
 def server_error(request: HttpRequest) -> HttpResponse:
     if _is_api(request):
+        # Django calls this while handling the exception: a database outage outside a DRF view (a middleware's
+        # query) is a 503 too.
+        if isinstance(sys.exc_info()[1], DATABASE_DOWN):
+            headers = {"Retry-After": str(DATABASE_RETRY_AFTER)}
+            return JsonResponse(database_unavailable_body(), status=503, headers=headers)
         return JsonResponse(error_body(ErrorCode.SERVER_ERROR, "Server error."), status=500)
     return defaults.server_error(request)

@@ -153,8 +153,20 @@ CELERY_DB_REUSE_MAX = 500
 # The periodic sweeper applies every expired turn deadline (games.tasks.sweep_timeouts); deadlines are in the
 # database, so a lost countdown task or a worker down for a while only delays a timeout by one sweep.
 TIMEOUT_SWEEP_SECONDS = env.float("TIMEOUT_SWEEP_SECONDS", default=5.0)
+# A bot decision due this long with no move is made by the sweeper (README, "Failure modes"): its message was lost.
+BOT_STALL_SECONDS = env.float("BOT_STALL_SECONDS", default=10.0)
 CELERY_BEAT_SCHEDULE = {
-    "sweep-turn-timeouts": {"task": "games.tasks.sweep_timeouts", "schedule": TIMEOUT_SWEEP_SECONDS},
+    # A sweep not started within two periods is dropped: sweeps queued while every worker was down are stale.
+    "sweep-turn-timeouts": {
+        "task": "games.tasks.sweep_timeouts",
+        "schedule": TIMEOUT_SWEEP_SECONDS,
+        "options": {"expires": 2 * TIMEOUT_SWEEP_SECONDS},
+    },
+    "sweep-stalled-bots": {
+        "task": "games.tasks.sweep_stalled_bots",
+        "schedule": TIMEOUT_SWEEP_SECONDS,
+        "options": {"expires": 2 * TIMEOUT_SWEEP_SECONDS},
+    },
 }
 # Deadlines at most this many seconds away also get a countdown task, for prompt short timeouts; it must stay
 # well under the Redis visibility timeout (palace_api/env.py), or Redis would hand the waiting task out again.

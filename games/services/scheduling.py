@@ -2,9 +2,17 @@
 
 Tasks are sent by name (``games.tasks.*``) so the services need not import the task layer above
 them. Each task carries the version it was queued for and does nothing once the game has moved on.
+
+Publishing is a hint, never the record: what is due is in the database (``Seat.to_act``,
+``Game.deadline``), and the periodic sweepers (``games.services.turns``) find a bot decision or a
+deadline whose message was lost, whether the broker was down at the commit or a worker died holding
+it. So a broker error after a commit is logged and the request that committed still succeeds.
 """
 
 from __future__ import annotations
+
+import logging
+from typing import Any
 
 from celery import current_app
 from django.conf import settings
@@ -12,6 +20,19 @@ from django.db import transaction
 
 BOT_MOVE = "games.tasks.bot_move"
 APPLY_TIMEOUT = "games.tasks.apply_timeout"
+
+logger = logging.getLogger(__name__)
+
+
+def publish(name: str, *, args: list[Any], countdown: float | None = None) -> bool:
+    """Send the task ``name`` now; on any broker error log it and return ``False`` (the sweepers
+    recover what the message was for). Never raises."""
+    try:
+        current_app.send_task(name, args=args, countdown=countdown)
+    except Exception:  # any transport's error: the commit it follows must stand
+        logger.warning("could not publish %s%s; the sweeper will recover it", name, args, exc_info=True)
+        return False
+    return True
 
 
 def after_commit(*, game_id: int, version: int, bot_to_act: bool, timeout: int | None) -> None:
@@ -22,9 +43,7 @@ def after_commit(*, game_id: int, version: int, bot_to_act: bool, timeout: int |
     a task held longer than its visibility timeout again and again.
     """
     if bot_to_act:
-        transaction.on_commit(lambda: current_app.send_task(BOT_MOVE, args=[game_id, version]))
+        transaction.on_commit(lambda: publish(BOT_MOVE, args=[game_id, version]))
     elif timeout is not None and timeout <= settings.TIMEOUT_COUNTDOWN_MAX:
         # One second late rather than early: the task re-checks the deadline and does nothing before it.
-        transaction.on_commit(
-            lambda: current_app.send_task(APPLY_TIMEOUT, args=[game_id, version], countdown=timeout + 1)
-        )
+        transaction.on_commit(lambda: publish(APPLY_TIMEOUT, args=[game_id, version], countdown=timeout + 1))

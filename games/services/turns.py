@@ -4,8 +4,10 @@ append as any client's decision, guarded by the version the work was queued for.
 from __future__ import annotations
 
 import secrets
+from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -13,7 +15,7 @@ from games.engine.bots import get_bot
 from games.engine.cards import parse_cards
 from games.engine.errors import EngineError
 from games.engine.protocol import Action
-from games.models import Game, GameStatus
+from games.models import Game, GameStatus, Seat
 from games.selectors.state import engine_of, game_state
 from games.services.log import append_action, game_lock, seat_bots
 
@@ -93,3 +95,25 @@ def timeouts_sweep(*, limit: int = 200) -> int:
     for game_id in list(due.values_list("id", flat=True)[:limit]):
         applied += timeout_apply(game_id=game_id)
     return applied
+
+
+def stalled_bots_sweep(*, limit: int = 200) -> int:
+    """Make every bot decision that has been due for ``settings.BOT_STALL_SECONDS`` or more with no move
+    (its message lost: the broker was down at the commit, or a worker died holding it); returns how many
+    bots moved.
+
+    The database says what is due (a bot seat's ``Seat.to_act`` in an active game untouched since the
+    cutoff); each move goes through ``bot_move`` at the version read here, so a move made meanwhile by
+    the original message, or by another sweeper, leaves nothing to do: the decision is logged once.
+    """
+    cutoff = timezone.now() - timedelta(seconds=settings.BOT_STALL_SECONDS)
+    stalled = (
+        Game.objects.filter(
+            status=GameStatus.ACTIVE,
+            updated__lte=cutoff,
+            id__in=Seat.objects.filter(to_act=True).exclude(bot="").values("game_id"),
+        )
+        .order_by("updated")
+        .values_list("id", "version")
+    )
+    return sum(bot_move(game_id=game_id, version=version) for game_id, version in list(stalled[:limit]))

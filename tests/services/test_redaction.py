@@ -34,6 +34,7 @@ from tests.engine.shedding.test_properties import OPTION_VALUES as SHEDDING_OPTI
 
 CODES = {card.code for card in FULL_DECK}
 GAMES_PER_KIND = 100
+"""In the suite; ``benchmarks/redaction_soak.py`` plays 1,000 of each kind with the same audit."""
 BLOCKS = 10
 """The games of a kind run in this many tests, so that pytest-xdist spreads them over its workers."""
 MAX_DECISIONS = 3000
@@ -199,8 +200,10 @@ class Audit:
         self.known: dict = {viewer: set() for viewer in [*range(self.seats), SPECTATOR]}
         self.seen = 0
         self.entries = 0
+        self.views = 0
 
     def check(self, viewer: object, value: object, where: str) -> None:
+        self.views += 1
         leaked = codes_in(value) - self.known[viewer]
         assert not leaked, f"{where} showed {viewer!r} {sorted(leaked)} in game {self.game_id} ({self.kind})"
 
@@ -233,8 +236,9 @@ def play_audited(kind: str, seed: int) -> Audit:
     rng = random.Random(f"{kind}-{seed}")  # noqa: S311 - the test's choice of moves, not a shuffle
     seats = rng.randint(2, 5)
     options = poker_options(rng) if kind == "palace-poker" else shedding_options(rng, seats)
-    users = [player_register(name=f"r{seed}s{seat}{kind[:2]}")[0] for seat in range(seats)]
-    spectator = player_register(name=f"r{seed}watch{kind[:2]}")[0]
+    tag = "pk" if kind == "palace-poker" else "sh"
+    users = [player_register(name=f"r{seed}s{seat}{tag}")[0] for seat in range(seats)]
+    spectator = player_register(name=f"r{seed}watch{tag}")[0]
     game = game_create(creator=users[0], kind=kind, seats=seats, options=options)
     bot_seat = rng.choice([None, None, seats - 1])
     for seat, user in enumerate(users):
