@@ -128,11 +128,16 @@ def action_for_viewer(action: Mapping[str, JSON], events: Sequence[Event], viewe
     a viewer who may see that card in one of ``events``; to anyone else it becomes ``null``, one copy for
     one copy (two decks hold each code twice). So an action never tells more than its events: a sealed
     choice (the shedding game's ``choose_face_up``, palace-shedding-a.txt ¶9) stays sealed until the event
-    that turns it face up, and a shuffle's order (a staff-only event) is staff's alone.
+    that turns it face up. Chance's actions (``seat`` ``None``: a shuffle) are staff's alone, even where their
+    events deal some of the cards face up: their order is the stock's.
     """
     out = dict(action)
     cards = out.get("cards")
     if not cards or viewer == STAFF or (isinstance(viewer, int) and viewer == out.get("seat")):
+        return out
+    if out.get("seat") is None:
+        # Chance's action is an order: a card its events deal face up is public, but not where it lay.
+        out["cards"] = [None] * len(cards)
         return out
     shown: dict[str, int] = {}
     for event in events:
