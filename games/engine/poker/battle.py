@@ -21,8 +21,9 @@ def raise_minimum(t: Any) -> int:
 
     Source: palace-poker.txt, "Raise": the defender's first raise is one big bet, or one small bet
     if he has no soldiers ("double it to two small bets"); in limit every later raise is one big
-    bet (the Brad/Frank example: 5, then 10, then 10). No-limit re-raises "can be any amount": the
-    text is silent on a floor, so the smallest is one small bet. With
+    bet (the Brad/Frank example: 5, then 10, then 10). No-limit re-raises "can be any amount the
+    re-raiser wants" (its third bullet), so the smallest is one chip: a raise of nothing would be a
+    call. With
     ``no_limit_first_raise="big_bet"`` a no-limit first raise is at least the big bet even without
     soldiers (palace-poker-hindi.txt, "Raise").
     """
@@ -32,7 +33,7 @@ def raise_minimum(t: Any) -> int:
         if options.betting == "no_limit" and options.no_limit_first_raise == "big_bet":
             return options.big_bet
         return options.big_bet if t.soldiers[battle.defender] else options.small_bet
-    return options.big_bet if options.betting == "limit" else options.small_bet
+    return options.big_bet if options.betting == "limit" else 1
 
 
 def fold(ctx: Ctx, seat: int) -> None:
