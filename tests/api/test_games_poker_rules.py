@@ -1,0 +1,58 @@
+"""Palace Poker rules over HTTP where an audit of the engine against the texts found it wrong or
+silent (issue 13): the no-limit re-raise, the battle and score without money, and the Hindi text's
+last two who must battle. Staff prearranges the decks so that the hands are known; the banners
+come first in deal order (seat 0 is dealt first: seat 1 deals), then the palace cards one at a time
+round-robin, then the stock."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.api.helpers import assert_error
+from tests.api.table import Table, create_table, deck_starting_with
+
+pytestmark = pytest.mark.django_db
+
+BANNERS = "2c 2d"
+STRONG_WEAK = "Ah 3h As 4s 7h 8s"  # seat 0: Ah As 7h (a pair of aces); seat 1: 3h 4s 8s (nothing)
+
+
+@pytest.fixture
+def heads_up(make_player, make_staff, auth_client):
+    """``heads_up(**options)``: ann (seat 0) against bob (seat 1), seat 0 holding the better hand."""
+
+    def make(**options: Any) -> Table:
+        staff = auth_client(make_staff()[1])
+        clients = [auth_client(make_player(name)[1]) for name in ("ann", "bob")]
+        shuffles = [deck_starting_with(BANNERS), deck_starting_with(STRONG_WEAK, without=BANNERS)]
+        options = {"first_dealer": 1, "max_hands": 1, **options}
+        return create_table(staff, clients, options=options, prearranged_shuffles=shuffles)
+
+    return make
+
+
+def engine_events(response: Any) -> list[dict[str, Any]]:
+    return [event for entry in response.json()["events"] for event in entry["events"]]
+
+
+def legal_types(view: dict[str, Any]) -> set[str]:
+    return {action["type"] for action in view["legal_actions"]}
+
+
+def test_a_no_limit_reraise_of_one_chip_is_accepted_over_http(heads_up):
+    """palace-poker.txt, "Raise", third bullet: after the defender's first raise, a no-limit
+    re-raise can be any amount. Given bob's raise of 50, when ann re-raises 1 chip, then it is
+    accepted and bob owes 1 chip to call."""
+    table = heads_up(betting="no_limit", small_bet=5, big_bet=10, ante=2)
+    table.act(0, "bet", target=1)
+    table.view(1)
+    table.act(1, "raise", amount=50)
+    raise_ = {action["type"]: action for action in table.view(0)["legal_actions"]}["raise"]
+    assert (raise_["min_amount"], raise_["cost"]) == (1, 51)
+    assert_error(table.act(0, "raise", amount=0, expect=400), 400, "invalid_amount")
+    table.act(0, "raise", amount=1)
+    view = table.view(1)
+    assert {action["type"]: action["cost"] for action in view["legal_actions"]}["call"] == 1
+    assert view["state"]["battle"]["owed"] == 1 and view["state"]["battle"]["raises"] == 2
