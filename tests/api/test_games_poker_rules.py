@@ -56,3 +56,31 @@ def test_a_no_limit_reraise_of_one_chip_is_accepted_over_http(heads_up):
     view = table.view(1)
     assert {action["type"]: action["cost"] for action in view["legal_actions"]}["call"] == 1
     assert view["state"]["battle"]["owed"] == 1 and view["state"]["battle"]["raises"] == 2
+
+
+def test_without_money_a_bet_is_decided_at_once_and_scored_after_the_discard_over_http(heads_up):
+    """palace-poker.txt, "Palace Poker without money": the defender looks at the attacker's cards
+    and declares who is out, with no calling or raising; the winner scores 10 minus the soldiers
+    that end up in his hand, and a battle winner can discard as many as he wants.
+
+    Given ann's pair of aces against bob without money, when ann bets, then the battle is decided
+    in that action (no answer is asked of bob), bob has seen ann's palace cards and ann has not
+    seen bob's, and ann owes her discard step before any score; when she discards the captured
+    banner, then she scores 10 and the match (one hand) is over."""
+    table = heads_up(points=True)
+    assert {action["type"]: action["cost"] for action in table.view(0)["legal_actions"]}["bet"] == 0
+    answer = table.act(0, "bet", target=1)
+    types = [event["type"] for event in engine_events(answer)]
+    assert "battle_won" in types and "call" not in types and "points_scored" not in types
+    shown = [event for event in engine_events(answer) if event["type"] == "palace_shown"]
+    assert [(event["seat"], event["to"]) for event in shown] == [(0, 1)], "only the defender looked"
+    assert answer.json()["to_act"] == [0] and legal_types(answer.json()) == {"discard"}
+    bob = table.view(1)
+    assert bob["state"]["battle"] is None and bob["legal_actions"] == []
+    assert bob["state"]["seats"][0]["palace"] == ["Ah", "As", "7h"], "the defender sees first"
+    assert_error(table.act(1, "call", expect=403), 403, "not_your_turn")
+    answer = table.act(0, "discard", cards=["2d"])
+    (scored,) = [event for event in engine_events(answer) if event["type"] == "points_scored"]
+    assert (scored["seat"], scored["points"]) == (0, 10)
+    end = table.view(0)
+    assert end["status"] == "finished" and end["state"]["scores"] == [10, 0]

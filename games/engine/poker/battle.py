@@ -12,7 +12,7 @@ from typing import Any
 from games.engine.errors import IllegalAction
 from games.engine.poker.context import Ctx, private, public
 from games.engine.poker.ending import award
-from games.engine.poker.play import after_elimination
+from games.engine.poker.play import after_elimination, bet
 from games.engine.poker.state import Battle
 
 
@@ -34,6 +34,20 @@ def raise_minimum(t: Any) -> int:
             return options.big_bet
         return options.big_bet if t.soldiers[battle.defender] else options.small_bet
     return options.big_bet if options.betting == "limit" else 1
+
+
+def attack(ctx: Ctx, seat: int, target: int | None, amount: int | None) -> None:
+    """Bet against ``target`` (``play.bet``: the battle starts); under ``points`` it is decided at once.
+
+    Source: palace-poker.txt, "Palace Poker without money": the defender looks at the attacker's
+    cards and declares who is out, with no calling or raising. So nobody answers the bet (no fold,
+    call or raise): the hands are compared as in a called battle with the defender in the caller's
+    place; he sees the attacker's palace cards first, and the attacker sees his only if the
+    defender wins ("Call"). Raises the ``IllegalAction`` codes of ``play.bet``.
+    """
+    bet(ctx, seat, target, amount)
+    if ctx.free():
+        _decide(ctx, caller=ctx.t.battle.defender)
 
 
 def fold(ctx: Ctx, seat: int) -> None:

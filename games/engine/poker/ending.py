@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any
 
 from games.engine.poker.context import Ctx, public
-from games.engine.poker.options import MAX_SOLDIERS
 from games.engine.poker.state import BANNER_DEAL, FINISHED, TURN
 
 
@@ -94,14 +93,14 @@ def award(ctx: Ctx, winners: list[int], *, reason: str) -> None:
     """Give the pot to ``winners`` (split evenly; odd chips to the first winner left of the dealer).
 
     Then the hand ends: see ``end_hand``. Under ``points`` (palace-poker.txt, "Palace Poker
-    without money") the pot is empty; a single winner scores 10 minus his soldiers, counted up to
-    five (the winner of a last battle may hold more before his discard step, and the text gives
-    scores from 5 to 10); several winners are an absolute tie and nobody scores.
+    without money") the pot is empty; a single winner scores 10 minus his soldiers, at most five
+    (the winner of a last battle has taken his discard step: ``play.after_elimination``), so from
+    5 to 10; several winners are an absolute tie and nobody scores.
     """
     t = ctx.t
     if t.options.points:
         if len(winners) == 1:
-            points = 10 - min(len(t.soldiers[winners[0]]), MAX_SOLDIERS)
+            points = 10 - len(t.soldiers[winners[0]])
             t.scores[winners[0]] += points
             ctx.emit("points_scored", winners[0], points=points, reason=reason, scores=list(t.scores))
         else:

@@ -32,7 +32,8 @@ def legal_actions(state: PokerState, seat: int) -> tuple[LegalAction, ...]:
     (costing at most his stack), ``raise`` (while under the raise cap and affordable).
 
     Variations: ``open_market`` adds ``buy_discard`` on a turn (cost one big bet, when the discard
-    pile has a card); under ``points`` every cost is 0 and a battle has no ``raise``.
+    pile has a card); under ``points`` every cost is 0 and a bet is decided at once, so there is no
+    battle to answer (a battle stored before that rule offers ``fold`` and ``call``, no ``raise``).
     """
     if seat_to_act(state) != seat:
         return ()
@@ -86,7 +87,12 @@ def legal_actions(state: PokerState, seat: int) -> tuple[LegalAction, ...]:
 
 def default_action(state: PokerState, seat: int) -> Action:
     """The action a turn timeout applies: Stay on a turn, Fold in a battle, and in a discard step
-    keep, dropping the lowest soldiers when over five. Raises ``IllegalAction("not_your_turn")``."""
+    keep, dropping the lowest soldiers when over five. Raises ``IllegalAction("not_your_turn")``.
+
+    Under ``points``, the last player's discard step before his score discards every
+    soldier: the hand ends with it and he scores 10 minus the soldiers he keeps (palace-poker.txt,
+    "Palace Poker without money").
+    """
     if seat_to_act(state) != seat:
         raise IllegalAction("not_your_turn", "it is not this seat's decision")
     if state.step == TURN:
@@ -94,6 +100,8 @@ def default_action(state: PokerState, seat: int) -> Action:
     if state.step == BATTLE:
         return Action(type="fold", seat=seat, timeout=True)
     soldiers = state.soldiers[seat]
+    if state.options.points and state.players_in_hand() == (seat,):
+        return Action(type="discard", seat=seat, cards=soldiers, timeout=True)
     excess = max(0, len(soldiers) - MAX_SOLDIERS)
     lowest = tuple(sorted(soldiers, key=lambda card: card.rank)[:excess])
     return Action(type="discard", seat=seat, cards=lowest, timeout=True)

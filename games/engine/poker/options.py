@@ -39,9 +39,11 @@ class PokerOptions:
     - ``open_market`` ("Open Market Rule"): the action ``buy_discard`` takes the top card of the
       discard pile as a soldier for one big bet.
     - ``points`` ("Palace Poker without money"): no chips change hands (no antes, free buys and
-      attacks, a battle is decided at once when the defender calls); the hand's single winner
-      scores 10 minus his soldiers (at most five counted); same-suit ends go to a showdown; an
-      absolute tie scores nobody; the match ends when a score reaches ``target_points``.
+      attacks); a bet is decided at once, the defender seeing the attacker's palace cards first,
+      with no answer of his (no fold, call or raise); the hand's single winner scores 10 minus
+      his soldiers, the winner of a hand-ending battle after his discard step; same-suit ends go
+      to a showdown; an absolute tie scores nobody; the match ends when a score reaches
+      ``target_points``.
     - ``kings_in_the_house`` ("Kings in the House Rule"): own-suit K, Q, J among the palace cards
       are semi-wild (``games.engine.wild``).
 
