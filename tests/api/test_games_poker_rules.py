@@ -6,10 +6,14 @@ round-robin, then the stock."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.utils import timezone
 
+from games.models import Event, Game
+from games.services.turns import timeout_apply
 from tests.api.helpers import assert_error
 from tests.api.table import Table, create_table, deck_starting_with
 
@@ -84,3 +88,26 @@ def test_without_money_a_bet_is_decided_at_once_and_scored_after_the_discard_ove
     assert (scored["seat"], scored["points"]) == (0, 10)
     end = table.view(0)
     assert end["status"] == "finished" and end["state"]["scores"] == [10, 0]
+
+
+def test_the_last_two_must_battle_and_a_timeout_bets_over_http(heads_up):
+    """palace-poker-hindi.txt, "जीतना", first paragraph, second sentence: two players left must
+    battle to decide the winner (the ``two_left_must_battle`` option).
+
+    Given ann and bob alone in the hand with the option, when ann is on turn, then she is offered
+    no stay and a Stay is refused with 400 ``must_battle``; when her deadline passes, then the
+    timeout bets the minimum against bob, and his call decides the hand in a battle."""
+    table = heads_up(two_left_must_battle=True, turn_timeout=60)
+    view = table.view(0)
+    assert view["state"]["options"]["two_left_must_battle"] is True
+    assert legal_types(view) == {"buy", "bet", "fold"}
+    assert_error(table.act(0, "stay", expect=400), 400, "must_battle")
+    Game.objects.filter(pk=table.game_id).update(deadline=timezone.now() - timedelta(seconds=1))
+    assert timeout_apply(game_id=table.game_id) is True
+    last = Event.objects.filter(game_id=table.game_id).order_by("-seq").first()
+    assert (last.kind, last.actor, last.payload["action"].get("timeout")) == ("bet", 0, True)
+    bob = table.view(1)
+    assert bob["to_act"] == [1] and bob["state"]["battle"]["bet"] == 5
+    answer = table.act(1, "call")
+    (award,) = [event for event in engine_events(answer) if event["type"] == "pot_awarded"]
+    assert award["reason"] == "last_player" and award["amounts"] == {"0": 4 + 5 + 5}

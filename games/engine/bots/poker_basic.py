@@ -22,7 +22,9 @@ cards that the bot's hand beats, in a battle or at a showdown):
 Variations: under ``kings_in_the_house`` every estimate counts wild royals (``poker_reading.rank_of``).
 Under ``points`` a bet is decided at once (nobody answers it), and the last player left discards
 every soldier in the discard step before his score, 10 minus the soldiers he keeps
-(palace-poker.txt, "Palace Poker without money").
+(palace-poker.txt, "Palace Poker without money"). Under ``two_left_must_battle``, where one of the
+last two may not stay or discard on his turn (palace-poker-hindi.txt, "जीतना"), it buys when it
+would anyway and otherwise bets the minimum against the other rather than fold.
 
 It never takes ``buy_discard`` (``open_market``): the discard pile is face down, so that is an
 unseen card for a big bet where ``buy`` gives one for a small bet (both free under ``points``),
@@ -96,7 +98,8 @@ def _players_in(table: Table) -> int:
 
 
 def _turn(table: Table, legal: dict[str, dict[str, Any]], rng: RandomSource) -> ActionJSON:
-    """Bet, buy, discard or stay (palace-poker.txt, "The Play")."""
+    """Bet, buy, discard or stay (palace-poker.txt, "The Play"); when staying is not offered (the
+    last two must battle, palace-poker-hindi.txt, "जीतना"), the minimum bet, else fold."""
     attack = _attack(table, legal.get("bet"), rng)
     if attack is not None:
         return attack
@@ -106,7 +109,11 @@ def _turn(table: Table, legal: dict[str, dict[str, Any]], rng: RandomSource) -> 
         useless = soldiers_to_discard(table, at_least=0, keep_at_most=MAX_SOLDIERS)
         if useless:
             return {"type": "discard", "cards": [card.code for card in useless]}
-    return {"type": "stay"}
+    if "stay" in legal:
+        return {"type": "stay"}
+    if "bet" in legal:
+        return {"type": "bet", "target": legal["bet"]["targets"][0]["seat"]}
+    return {"type": "fold"}
 
 
 def _attack(table: Table, bet: dict[str, Any] | None, rng: RandomSource) -> ActionJSON | None:

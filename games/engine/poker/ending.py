@@ -10,6 +10,7 @@ from typing import Any
 
 from games.engine.poker.context import Ctx, public
 from games.engine.poker.state import BANNER_DEAL, FINISHED, TURN
+from games.engine.poker.two_left import last_two_opponent
 
 
 def check_hand_over(ctx: Ctx) -> bool:
@@ -39,6 +40,10 @@ def after_quiet_turn(ctx: Ctx, seat: int) -> bool:
 
     Source: palace-poker.txt, "Stay": when every player still in has taken a turn in a row with
     Stay, Discard or Fold, the hand ends. Returns whether it did.
+
+    Under ``two_left_must_battle`` (palace-poker-hindi.txt, "जीतना") a fold that leaves two
+    players of different banner suits starts the run again: the quiet turns taken while more were
+    in must not end the hand of the two who must battle (``two_left``).
     """
     t = ctx.t
     if not t.quiet:
@@ -46,7 +51,11 @@ def after_quiet_turn(ctx: Ctx, seat: int) -> bool:
     t.quiet.add(seat)
     if check_hand_over(ctx):
         return True
-    if set(ctx.players_in_hand()) <= t.quiet:
+    left = ctx.players_in_hand()
+    if not t.in_hand[seat] and last_two_opponent(t, left[0]) is not None:
+        reset_quiet(ctx)
+        return False
+    if set(left) <= t.quiet:
         showdown(ctx)
         return True
     return False

@@ -13,6 +13,8 @@ Action types and their fields (amounts in chips):
 - ``call``; ``raise`` [``amount``]: the raise beyond the call (fixed in limit).
 - Under ``points`` every cost above is 0, a bet takes no ``amount`` and is decided at once: nobody
   folds, calls or raises in a battle.
+- Under ``two_left_must_battle`` one of the last two players may not ``stay`` or ``discard`` on
+  his turn while he can pay a bet (``games.engine.poker.two_left``).
 - ``shuffle`` ``cards``: chance's action, the new order of the cards being shuffled, top first.
 """
 

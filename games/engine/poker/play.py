@@ -12,6 +12,7 @@ from games.engine.poker.context import Ctx, public
 from games.engine.poker.ending import after_quiet_turn, check_hand_over, next_turn, reset_quiet
 from games.engine.poker.options import MAX_SOLDIERS
 from games.engine.poker.state import BATTLE, DISCARD, DRAW, Battle
+from games.engine.poker.two_left import check_may_pass
 
 
 def buy(ctx: Ctx, seat: int) -> None:
@@ -97,10 +98,12 @@ def _soldiers_named(ctx: Ctx, seat: int, cards: tuple[Card, ...]) -> list[Card]:
 def discard_turn(ctx: Ctx, seat: int, cards: tuple[Card, ...]) -> None:
     """Discard one or more soldiers to the face-down pile, for free; the turn puts no chips in.
 
-    Source: palace-poker.txt, "Discard". Raises ``IllegalAction`` ``no_cards`` when none is named.
+    Source: palace-poker.txt, "Discard". Raises ``IllegalAction`` ``no_cards`` when none is named,
+    ``must_battle`` for one of the last two under ``two_left_must_battle`` (``two_left``).
     """
     if not cards:
         raise IllegalAction("no_cards", "a Discard turn discards at least one soldier")
+    check_may_pass(ctx.t, seat, action="discard")
     _move_to_discards(ctx, seat, _soldiers_named(ctx, seat, cards))
     if not after_quiet_turn(ctx, seat):
         next_turn(ctx, seat)
@@ -134,7 +137,12 @@ def _move_to_discards(ctx: Ctx, seat: int, cards: list[Card]) -> None:
 
 
 def stay(ctx: Ctx, seat: int) -> None:
-    """Do nothing this turn (palace-poker.txt, "Stay")."""
+    """Do nothing this turn (palace-poker.txt, "Stay").
+
+    Raises ``IllegalAction("must_battle")`` for one of the last two under ``two_left_must_battle``
+    (palace-poker-hindi.txt, "जीतना"; see ``two_left``).
+    """
+    check_may_pass(ctx.t, seat, action="stay")
     ctx.emit("stay", seat)
     if not after_quiet_turn(ctx, seat):
         next_turn(ctx, seat)

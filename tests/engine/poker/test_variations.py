@@ -1,8 +1,8 @@
 """Hand-made cases for the Palace Poker variation options, each named after its section.
 
 palace-poker.txt, "Variations" (no_pot_sharing, open_market, points, kings_in_the_house), and the
-places where palace-poker-hindi.txt reads differently (showdown_tie, no_limit_first_raise);
-see also test_points_without_money.
+places where palace-poker-hindi.txt reads differently (showdown_tie, no_limit_first_raise,
+two_left_must_battle: see also test_two_left_must_battle and test_points_without_money).
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from tests.engine.poker.test_rules_scenarios import award, codes, deal, legal, p
         ({"open_market": 1}, "invalid_option"),
         ({"showdown_tie": "coin"}, "invalid_option"),
         ({"no_limit_first_raise": "any"}, "invalid_option"),
+        ({"two_left_must_battle": "yes"}, "invalid_option"),
         ({"target_points": 50}, "inconsistent_options"),
         ({"points": True, "ante": 3}, "inconsistent_options"),
         ({"no_limit_first_raise": "big_bet"}, "inconsistent_options"),
@@ -49,7 +50,9 @@ def test_variations_are_off_by_default_and_normalize_idempotently_palace_poker_v
     assert normalized["points"] is False and normalized["kings_in_the_house"] is False
     assert normalized["showdown_tie"] == "own_suit_count"
     assert normalized["no_limit_first_raise"] == "small_bet_without_soldiers"
+    assert normalized["two_left_must_battle"] is False
     every = {"points": True, "target_points": 30, "open_market": True, "kings_in_the_house": True}
+    every |= {"two_left_must_battle": True}
     every |= {"no_pot_sharing": True, "betting": "no_limit", "no_limit_first_raise": "big_bet"}
     once = GAME.normalize_options(every, 4)
     assert GAME.normalize_options(once, 4) == once and once["ante"] == 0
@@ -192,8 +195,8 @@ def test_basic_bot_answers_a_free_call_palace_poker_call(seed):
 
 
 def test_timeouts_under_variations_stay_or_fold_palace_poker_variations():
-    """A timeout stays on a turn and folds in a battle, whatever the variations (but see the last
-    discard step of ``points`` in test_points_without_money)."""
+    """A timeout stays on a turn and folds in a battle, whatever the variations (but see
+    ``two_left_must_battle`` and the last discard step of ``points`` in their own tests)."""
     state, _ = deal(2, open_market=True, kings_in_the_house=True, no_pot_sharing=True)
     assert GAME.default_action(state, 0).type == "stay"
     state, _ = play(state, "0 bet 1")
@@ -209,6 +212,7 @@ def test_a_stored_game_from_before_the_variations_still_loads():
     for key in ("no_pot_sharing", "open_market", "points", "target_points", "kings_in_the_house"):
         del data["options"][key]
     del data["options"]["showdown_tie"], data["options"]["no_limit_first_raise"], data["scores"]
+    del data["options"]["two_left_must_battle"]
     loaded = GAME.state_from_json(data)
     assert loaded.options == state.options and loaded.scores == ()
 
