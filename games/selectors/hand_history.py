@@ -9,7 +9,8 @@ see every card, the shuffle orders and the battle hands the table never saw.
 A called battle's loser does not show his palace (palace-poker.txt, "Call"), so the log names only
 the hands that were shown; the others are evaluated here from the cards the log dealt him, the
 way the engine compares them (palace-poker.txt, "Banner Suits": the opponent's banner suit
-excluded). A battle decided by a fold gets the same evaluation: what each side held.
+excluded). A battle decided by a fold gets the same evaluation: what each side held, and so does
+a bet decided at once without money (palace-poker.txt, "Palace Poker without money": no call).
 """
 
 from __future__ import annotations
@@ -324,6 +325,9 @@ class _HandReader:
             self.evaluate(battle)
             battle.outcome, battle.winner, battle.loser = "fold", self.ref(raw["opponent"]), self.ref(seat)
         elif type_ == "palace_shown" and "to" in raw:
+            if battle.attacker.hand is None and battle.defender.hand is None:
+                # Decided without a call: under ``points`` the bet is compared at once.
+                self.evaluate(battle)
             side = self.side(seat)
             if side is not None:
                 side.shown, side.hand = True, raw["cards"]["palace"].get("hand", side.hand)

@@ -168,6 +168,20 @@ def test_stays_end_in_a_showdown_with_both_hands(showdown_game):
     assert second.pot is None and second.shuffles[0].purpose == "banner_deal"
 
 
+def test_a_bet_without_money_evaluates_both_hands(staff, make_player, auth_client):
+    """palace-poker.txt, "Palace Poker without money": a bet is decided at once, with no call; the
+    history still names both hands, the unshown loser's evaluated from his dealt cards."""
+    clients = [auth_client(make_player(name)[1]) for name in ("ann", "bob")]
+    shuffles = [deck_starting_with("2c 2d"), deck_starting_with("Ah 3h As 4s 7h 8s", without="2c 2d")]
+    options = {"points": True, "first_dealer": 1, "max_hands": 1}
+    table = create_table(auth_client(staff[1]), clients, options=options, prearranged_shuffles=shuffles)
+    table.act(0, "bet", target=1)
+    (battle,) = hand_history(Game.objects.get(pk=table.game_id), 1).battles
+    assert (battle.outcome, battle.winner.number) == ("showdown", 0)
+    assert battle.attacker.hand == "pair of aces" and battle.attacker.shown
+    assert battle.defender.hand == "high card, eight" and not battle.defender.shown
+
+
 # --- the admin pages ---
 
 

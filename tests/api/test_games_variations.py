@@ -17,23 +17,25 @@ VARIATIONS = [
     {"kings_in_the_house": True},
     {"showdown_tie": "split"},
     {"betting": "no_limit", "no_limit_first_raise": "big_bet"},
+    {"two_left_must_battle": True},
 ]
 
 
 def _choose(view: dict, turn: int, sent: list[str]) -> dict:
     """A simple client: buys (keeping only the newest soldier), buys a discard back once from the
-    open market, calls a bet, and bets now and then; otherwise stays."""
+    open market, calls a bet, and bets now and then; otherwise stays, or bets when it may not
+    (``two_left_must_battle``)."""
     legal = {action["type"]: action for action in view["state"]["legal_actions"]}
     if "call" in legal:
         return {"type": "call"}
-    if "stay" not in legal:  # the discard step after a buy or a won battle
+    if set(legal) == {"discard"}:  # the discard step after a buy or a won battle
         discard = legal["discard"]
         return {"type": "discard", "cards": discard["cards"][: max(discard["min_cards"], len(discard["cards"]) - 1)]}
     if "buy_discard" in legal and "buy_discard" not in sent:
         return {"type": "buy_discard"}
     if "buy" in legal and sent.count("buy") < 3:
         return {"type": "buy"}
-    if "bet" in legal and turn % 5 == 4:
+    if "bet" in legal and (turn % 5 == 4 or "stay" not in legal):
         return {"type": "bet", "target": legal["bet"]["targets"][0]["seat"]}
     return {"type": "stay"}
 

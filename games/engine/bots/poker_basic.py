@@ -19,11 +19,17 @@ cards that the bot's hand beats, in a battle or at a showdown):
   fold otherwise.
 * In a discard step: keep the soldiers that make its hand or a draw, at most five.
 
-Variations: under ``kings_in_the_house`` every estimate counts wild royals (``poker_reading.rank_of``);
-under ``points`` a call costs nothing, so only the rate decides it. It never takes ``buy_discard``
-(``open_market``): the discard pile is face down, so that is an unseen card for a big bet where
-``buy`` gives one for a small bet (both free under ``points``), and ``buy`` is offered whenever
-``buy_discard`` is (the stock is rebuilt from the discard pile when it runs out).
+Variations: under ``kings_in_the_house`` every estimate counts wild royals (``poker_reading.rank_of``).
+Under ``points`` a bet is decided at once (nobody answers it), and the last player left discards
+every soldier in the discard step before his score, 10 minus the soldiers he keeps
+(palace-poker.txt, "Palace Poker without money"). Under ``two_left_must_battle``, where one of the
+last two may not stay or discard on his turn (palace-poker-hindi.txt, "जीतना"), it buys when it
+would anyway and otherwise bets the minimum against the other rather than fold.
+
+It never takes ``buy_discard`` (``open_market``): the discard pile is face down, so that is an
+unseen card for a big bet where ``buy`` gives one for a small bet (both free under ``points``),
+and ``buy`` is offered whenever ``buy_discard`` is (the stock is rebuilt from the discard pile
+when it runs out).
 
 Deterministic: the same view gives the same action; ``rng`` only breaks exact ties between targets.
 """
@@ -80,7 +86,8 @@ class PokerBasicBot:
         legal = legal_by_type(view)
         table = read_table(view, seat)
         if view["step"] == "discard":
-            return _discard_step(table, legal["discard"])
+            scoring = bool(view["options"].get("points")) and not table.opponents
+            return _discard_step(table, legal["discard"], scoring=scoring)
         if view["battle"] is not None:
             return _answer_battle(table, view["battle"], legal)
         return _turn(table, legal, rng)
@@ -91,7 +98,8 @@ def _players_in(table: Table) -> int:
 
 
 def _turn(table: Table, legal: dict[str, dict[str, Any]], rng: RandomSource) -> ActionJSON:
-    """Bet, buy, discard or stay (palace-poker.txt, "The Play")."""
+    """Bet, buy, discard or stay (palace-poker.txt, "The Play"); when staying is not offered (the
+    last two must battle, palace-poker-hindi.txt, "जीतना"), the minimum bet, else fold."""
     attack = _attack(table, legal.get("bet"), rng)
     if attack is not None:
         return attack
@@ -101,7 +109,11 @@ def _turn(table: Table, legal: dict[str, dict[str, Any]], rng: RandomSource) -> 
         useless = soldiers_to_discard(table, at_least=0, keep_at_most=MAX_SOLDIERS)
         if useless:
             return {"type": "discard", "cards": [card.code for card in useless]}
-    return {"type": "stay"}
+    if "stay" in legal:
+        return {"type": "stay"}
+    if "bet" in legal:
+        return {"type": "bet", "target": legal["bet"]["targets"][0]["seat"]}
+    return {"type": "fold"}
 
 
 def _attack(table: Table, bet: dict[str, Any] | None, rng: RandomSource) -> ActionJSON | None:
@@ -166,16 +178,22 @@ def _answer_battle(table: Table, battle: Mapping[str, Any], legal: dict[str, dic
         return action
     cost = legal["call"]["cost"]
     share = 1.0 / (_players_in(table) - 1)
-    # Without money (the ``points`` variation) calling is free: the price is nothing.
+    # A free call (an empty stack, or a battle stored under ``points`` before bets there were
+    # decided at once) has no price.
     price = cost / ((table.pot + cost) * share) if cost else 0.0
     if rate >= price + CALL_MARGIN + CALL_MARGIN_PER_RAISE * raises:
         return {"type": "call"}
     return {"type": "fold"}
 
 
-def _discard_step(table: Table, discard: Mapping[str, Any]) -> ActionJSON:
-    """Keep the soldiers that make the hand or a draw, at most five (palace-poker.txt, "Buy", "Fold")."""
-    cards = soldiers_to_discard(table, at_least=discard["min_cards"], keep_at_most=MAX_SOLDIERS)
+def _discard_step(table: Table, discard: Mapping[str, Any], *, scoring: bool) -> ActionJSON:
+    """Keep the soldiers that make the hand or a draw, at most five (palace-poker.txt, "Buy", "Fold");
+    ``scoring``: the hand is scored right after, 10 minus the soldiers kept, so keep none
+    (palace-poker.txt, "Palace Poker without money")."""
+    if scoring:
+        cards = list(table.me.soldiers)
+    else:
+        cards = soldiers_to_discard(table, at_least=discard["min_cards"], keep_at_most=MAX_SOLDIERS)
     action: ActionJSON = {"type": "discard"}
     if cards:
         action["cards"] = [card.code for card in cards]

@@ -12,7 +12,7 @@ from typing import Any
 from games.engine.errors import IllegalAction
 from games.engine.poker.context import Ctx, private, public
 from games.engine.poker.ending import award
-from games.engine.poker.play import after_elimination
+from games.engine.poker.play import after_elimination, bet
 from games.engine.poker.state import Battle
 
 
@@ -21,8 +21,9 @@ def raise_minimum(t: Any) -> int:
 
     Source: palace-poker.txt, "Raise": the defender's first raise is one big bet, or one small bet
     if he has no soldiers ("double it to two small bets"); in limit every later raise is one big
-    bet (the Brad/Frank example: 5, then 10, then 10). No-limit re-raises "can be any amount": the
-    text is silent on a floor, so the smallest is one small bet. With
+    bet (the Brad/Frank example: 5, then 10, then 10). No-limit re-raises "can be any amount the
+    re-raiser wants" (its third bullet), so the smallest is one chip: a raise of nothing would be a
+    call. With
     ``no_limit_first_raise="big_bet"`` a no-limit first raise is at least the big bet even without
     soldiers (palace-poker-hindi.txt, "Raise").
     """
@@ -32,7 +33,21 @@ def raise_minimum(t: Any) -> int:
         if options.betting == "no_limit" and options.no_limit_first_raise == "big_bet":
             return options.big_bet
         return options.big_bet if t.soldiers[battle.defender] else options.small_bet
-    return options.big_bet if options.betting == "limit" else options.small_bet
+    return options.big_bet if options.betting == "limit" else 1
+
+
+def attack(ctx: Ctx, seat: int, target: int | None, amount: int | None) -> None:
+    """Bet against ``target`` (``play.bet``: the battle starts); under ``points`` it is decided at once.
+
+    Source: palace-poker.txt, "Palace Poker without money": the defender looks at the attacker's
+    cards and declares who is out, with no calling or raising. So nobody answers the bet (no fold,
+    call or raise): the hands are compared as in a called battle with the defender in the caller's
+    place; he sees the attacker's palace cards first, and the attacker sees his only if the
+    defender wins ("Call"). Raises the ``IllegalAction`` codes of ``play.bet``.
+    """
+    bet(ctx, seat, target, amount)
+    if ctx.free():
+        _decide(ctx, caller=ctx.t.battle.defender)
 
 
 def fold(ctx: Ctx, seat: int) -> None:

@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from games.engine.poker.context import Ctx, public
-from games.engine.poker.options import MAX_SOLDIERS
 from games.engine.poker.state import BANNER_DEAL, FINISHED, TURN
+from games.engine.poker.two_left import last_two_opponent
 
 
 def check_hand_over(ctx: Ctx) -> bool:
@@ -40,6 +40,10 @@ def after_quiet_turn(ctx: Ctx, seat: int) -> bool:
 
     Source: palace-poker.txt, "Stay": when every player still in has taken a turn in a row with
     Stay, Discard or Fold, the hand ends. Returns whether it did.
+
+    Under ``two_left_must_battle`` (palace-poker-hindi.txt, "जीतना") a fold that leaves two
+    players of different banner suits starts the run again: the quiet turns taken while more were
+    in must not end the hand of the two who must battle (``two_left``).
     """
     t = ctx.t
     if not t.quiet:
@@ -47,7 +51,11 @@ def after_quiet_turn(ctx: Ctx, seat: int) -> bool:
     t.quiet.add(seat)
     if check_hand_over(ctx):
         return True
-    if set(ctx.players_in_hand()) <= t.quiet:
+    left = ctx.players_in_hand()
+    if not t.in_hand[seat] and last_two_opponent(t, left[0]) is not None:
+        reset_quiet(ctx)
+        return False
+    if set(left) <= t.quiet:
         showdown(ctx)
         return True
     return False
@@ -94,14 +102,14 @@ def award(ctx: Ctx, winners: list[int], *, reason: str) -> None:
     """Give the pot to ``winners`` (split evenly; odd chips to the first winner left of the dealer).
 
     Then the hand ends: see ``end_hand``. Under ``points`` (palace-poker.txt, "Palace Poker
-    without money") the pot is empty; a single winner scores 10 minus his soldiers, counted up to
-    five (the winner of a last battle may hold more before his discard step, and the text gives
-    scores from 5 to 10); several winners are an absolute tie and nobody scores.
+    without money") the pot is empty; a single winner scores 10 minus his soldiers, at most five
+    (the winner of a last battle has taken his discard step: ``play.after_elimination``), so from
+    5 to 10; several winners are an absolute tie and nobody scores.
     """
     t = ctx.t
     if t.options.points:
         if len(winners) == 1:
-            points = 10 - min(len(t.soldiers[winners[0]]), MAX_SOLDIERS)
+            points = 10 - len(t.soldiers[winners[0]])
             t.scores[winners[0]] += points
             ctx.emit("points_scored", winners[0], points=points, reason=reason, scores=list(t.scores))
         else:

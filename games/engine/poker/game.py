@@ -11,7 +11,10 @@ Action types and their fields (amounts in chips):
   least the minimum in no-limit).
 - ``stay``; ``fold`` (on one's turn or as a battle's responder).
 - ``call``; ``raise`` [``amount``]: the raise beyond the call (fixed in limit).
-- Under ``points`` every cost above is 0, a bet takes no ``amount`` and nobody raises.
+- Under ``points`` every cost above is 0, a bet takes no ``amount`` and is decided at once: nobody
+  folds, calls or raises in a battle.
+- Under ``two_left_must_battle`` one of the last two players may not ``stay`` or ``discard`` on
+  his turn while he can pay a bet (``games.engine.poker.two_left``).
 - ``shuffle`` ``cards``: chance's action, the new order of the cards being shuffled, top first.
 """
 
@@ -147,7 +150,7 @@ def _handler(step: str | None, type_: str) -> Callable[[Ctx, int, Action], None]
             "buy": lambda ctx, seat, a: play.buy(ctx, seat),
             "buy_discard": lambda ctx, seat, a: play.buy_discard(ctx, seat),
             "discard": lambda ctx, seat, a: play.discard_turn(ctx, seat, a.cards),
-            "bet": lambda ctx, seat, a: play.bet(ctx, seat, a.target, a.amount),
+            "bet": lambda ctx, seat, a: battle.attack(ctx, seat, a.target, a.amount),
             "stay": lambda ctx, seat, a: play.stay(ctx, seat),
             "fold": lambda ctx, seat, a: play.fold_turn(ctx, seat),
         }.get(type_)

@@ -6,6 +6,7 @@ from games.engine.errors import IllegalAction
 from games.engine.poker.battle import raise_minimum
 from games.engine.poker.options import MAX_SOLDIERS
 from games.engine.poker.state import BATTLE, DISCARD, FINISHED, TURN, PokerState
+from games.engine.poker.two_left import last_two_opponent, must_battle
 from games.engine.protocol import Action, LegalAction
 
 
@@ -32,7 +33,10 @@ def legal_actions(state: PokerState, seat: int) -> tuple[LegalAction, ...]:
     (costing at most his stack), ``raise`` (while under the raise cap and affordable).
 
     Variations: ``open_market`` adds ``buy_discard`` on a turn (cost one big bet, when the discard
-    pile has a card); under ``points`` every cost is 0 and a battle has no ``raise``.
+    pile has a card); under ``points`` every cost is 0 and a bet is decided at once, so there is no
+    battle to answer (a battle stored before that rule offers ``fold`` and ``call``, no ``raise``);
+    under ``two_left_must_battle`` one of the last two who can pay the bet has no ``stay`` and no
+    ``discard`` on his turn (``two_left``).
     """
     if seat_to_act(state) != seat:
         return ()
@@ -67,7 +71,8 @@ def legal_actions(state: PokerState, seat: int) -> tuple[LegalAction, ...]:
     market_cost = 0 if free else options.big_bet
     if options.open_market and state.discards and stack >= market_cost:
         actions.append(LegalAction(type="buy_discard", cost=market_cost))
-    if soldiers:
+    passing = not must_battle(state, seat)
+    if soldiers and passing:
         actions.append(LegalAction(type="discard", cards=soldiers, min_cards=1, max_cards=len(soldiers)))
     minimum = 0 if free else (len(soldiers) + 1) * options.small_bet
     own_suit = state.banners[seat].suit  # type: ignore[union-attr]
@@ -79,21 +84,33 @@ def legal_actions(state: PokerState, seat: int) -> tuple[LegalAction, ...]:
     if targets and stack >= minimum:
         maximum = minimum if options.betting == "limit" or free else stack
         actions.append(LegalAction(type="bet", cost=minimum, targets=targets, min_amount=minimum, max_amount=maximum))
-    actions.append(LegalAction(type="stay"))
+    if passing:
+        actions.append(LegalAction(type="stay"))
     actions.append(LegalAction(type="fold"))
     return tuple(actions)
 
 
 def default_action(state: PokerState, seat: int) -> Action:
     """The action a turn timeout applies: Stay on a turn, Fold in a battle, and in a discard step
-    keep, dropping the lowest soldiers when over five. Raises ``IllegalAction("not_your_turn")``."""
+    keep, dropping the lowest soldiers when over five. Raises ``IllegalAction("not_your_turn")``.
+
+    Under ``two_left_must_battle``, one of the last two who may not stay bets the minimum against
+    the other (palace-poker-hindi.txt, "जीतना": the two must battle; a fold would end the hand
+    without one). Under ``points``, the last player's discard step before his score discards every
+    soldier: the hand ends with it and he scores 10 minus the soldiers he keeps (palace-poker.txt,
+    "Palace Poker without money").
+    """
     if seat_to_act(state) != seat:
         raise IllegalAction("not_your_turn", "it is not this seat's decision")
     if state.step == TURN:
+        if must_battle(state, seat):
+            return Action(type="bet", seat=seat, target=last_two_opponent(state, seat), timeout=True)
         return Action(type="stay", seat=seat, timeout=True)
     if state.step == BATTLE:
         return Action(type="fold", seat=seat, timeout=True)
     soldiers = state.soldiers[seat]
+    if state.options.points and state.players_in_hand() == (seat,):
+        return Action(type="discard", seat=seat, cards=soldiers, timeout=True)
     excess = max(0, len(soldiers) - MAX_SOLDIERS)
     lowest = tuple(sorted(soldiers, key=lambda card: card.rank)[:excess])
     return Action(type="discard", seat=seat, cards=lowest, timeout=True)

@@ -39,9 +39,11 @@ class PokerOptions:
     - ``open_market`` ("Open Market Rule"): the action ``buy_discard`` takes the top card of the
       discard pile as a soldier for one big bet.
     - ``points`` ("Palace Poker without money"): no chips change hands (no antes, free buys and
-      attacks, a battle is decided at once when the defender calls); the hand's single winner
-      scores 10 minus his soldiers (at most five counted); same-suit ends go to a showdown; an
-      absolute tie scores nobody; the match ends when a score reaches ``target_points``.
+      attacks); a bet is decided at once, the defender seeing the attacker's palace cards first,
+      with no answer of his (no fold, call or raise); the hand's single winner scores 10 minus
+      his soldiers, the winner of a hand-ending battle after his discard step; same-suit ends go
+      to a showdown; an absolute tie scores nobody; the match ends when a score reaches
+      ``target_points``.
     - ``kings_in_the_house`` ("Kings in the House Rule"): own-suit K, Q, J among the palace cards
       are semi-wild (``games.engine.wild``).
 
@@ -54,6 +56,11 @@ class PokerOptions:
       no-limit at least the big bet, or a small bet for a defender without soldiers) or
       ``"big_bet"`` (palace-poker-hindi.txt, "Raise": in no-limit at least the big bet, no
       exception).
+    - ``two_left_must_battle`` (off: palace-poker.txt, "Stay", any hand may end in a showdown
+      after a run of quiet turns; on: palace-poker-hindi.txt, "जीतना", first paragraph, second
+      sentence: two players left must battle): with two players of different banner suits left,
+      a player on turn who can pay a bet may not ``stay`` or ``discard`` (see
+      ``games.engine.poker.two_left``).
     """
 
     betting: str = "limit"
@@ -71,6 +78,7 @@ class PokerOptions:
     kings_in_the_house: bool = False
     showdown_tie: str = "own_suit_count"
     no_limit_first_raise: str = "small_bet_without_soldiers"
+    two_left_must_battle: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON of every option."""
@@ -165,4 +173,5 @@ def parse_options(raw: Mapping[str, Any] | None, seats: int) -> PokerOptions:
         kings_in_the_house=_bool(raw, "kings_in_the_house"),
         showdown_tie=showdown_tie,
         no_limit_first_raise=no_limit_first_raise,
+        two_left_must_battle=_bool(raw, "two_left_must_battle"),
     )

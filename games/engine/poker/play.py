@@ -12,6 +12,7 @@ from games.engine.poker.context import Ctx, public
 from games.engine.poker.ending import after_quiet_turn, check_hand_over, next_turn, reset_quiet
 from games.engine.poker.options import MAX_SOLDIERS
 from games.engine.poker.state import BATTLE, DISCARD, DRAW, Battle
+from games.engine.poker.two_left import check_may_pass
 
 
 def buy(ctx: Ctx, seat: int) -> None:
@@ -97,10 +98,12 @@ def _soldiers_named(ctx: Ctx, seat: int, cards: tuple[Card, ...]) -> list[Card]:
 def discard_turn(ctx: Ctx, seat: int, cards: tuple[Card, ...]) -> None:
     """Discard one or more soldiers to the face-down pile, for free; the turn puts no chips in.
 
-    Source: palace-poker.txt, "Discard". Raises ``IllegalAction`` ``no_cards`` when none is named.
+    Source: palace-poker.txt, "Discard". Raises ``IllegalAction`` ``no_cards`` when none is named,
+    ``must_battle`` for one of the last two under ``two_left_must_battle`` (``two_left``).
     """
     if not cards:
         raise IllegalAction("no_cards", "a Discard turn discards at least one soldier")
+    check_may_pass(ctx.t, seat, action="discard")
     _move_to_discards(ctx, seat, _soldiers_named(ctx, seat, cards))
     if not after_quiet_turn(ctx, seat):
         next_turn(ctx, seat)
@@ -134,7 +137,12 @@ def _move_to_discards(ctx: Ctx, seat: int, cards: list[Card]) -> None:
 
 
 def stay(ctx: Ctx, seat: int) -> None:
-    """Do nothing this turn (palace-poker.txt, "Stay")."""
+    """Do nothing this turn (palace-poker.txt, "Stay").
+
+    Raises ``IllegalAction("must_battle")`` for one of the last two under ``two_left_must_battle``
+    (palace-poker-hindi.txt, "जीतना"; see ``two_left``).
+    """
+    check_may_pass(ctx.t, seat, action="stay")
     ctx.emit("stay", seat)
     if not after_quiet_turn(ctx, seat):
         next_turn(ctx, seat)
@@ -181,7 +189,8 @@ def call_cost(ctx: Ctx, attacker: int, defender: int, bet: int) -> int:
 
 
 def bet(ctx: Ctx, seat: int, target: int | None, amount: int | None) -> None:
-    """Attack ``target``: put in the bet and start a battle that the defender answers.
+    """Attack ``target``: put in the bet and start a battle that the defender answers (under
+    ``points`` nobody answers: ``battle.attack`` decides it at once).
 
     Source: palace-poker.txt, "Bet (or battle)": never against a banner of one's own suit; the bet
     is (soldiers + 1) x small bet, which no-limit treats as the minimum. ``amount``: the bet in
@@ -219,13 +228,17 @@ def after_elimination(ctx: Ctx, winner: int | None) -> None:
     """Once a battle is decided: end the hand if it is over, else the winner's discard step (if
     any) and then the next turn after the attacker.
 
-    Under ``no_pot_sharing`` and ``points`` a same-suit end is a showdown: the winner first takes
-    his discard step (he shows down with at most five soldiers), and the showdown follows it.
+    Two ends wait for the winner's discard step, which then ends the hand (``discard_step``):
+    under ``no_pot_sharing`` and ``points`` a same-suit end is a showdown, played with at most five
+    soldiers; under ``points`` the winner of the last battle scores 10 minus the soldiers that end
+    up in his hand, and he "can discard as many as he wants" first (palace-poker.txt, "Palace
+    Poker without money" and "Fold").
     """
     t = ctx.t
     left = ctx.players_in_hand()
     same_suit_showdown = (t.options.no_pot_sharing or t.options.points) and len(left) > 1
-    if same_suit_showdown and winner is not None and len({t.banners[seat].suit for seat in left}) == 1:
+    same_suit_showdown = same_suit_showdown and len({t.banners[seat].suit for seat in left}) == 1
+    if winner is not None and (same_suit_showdown or t.options.points):
         t.step = DISCARD
         t.actor = winner
         return

@@ -74,6 +74,9 @@ TABLES = [
     (4, {"betting": "limit", "small_bet": 1, "big_bet": 2, "ante": 0, "starting_stack": 30}),
     (6, {"betting": "limit", "small_bet": 10, "big_bet": 20, "starting_stack": 400}),
     (10, {"betting": "no_limit", "small_bet": 3, "big_bet": 6, "starting_stack": 90}),
+    # palace-poker-hindi.txt, "जीतना" (the last two must battle); palace-poker.txt, "Palace Poker without money".
+    (2, {"betting": "no_limit", "starting_stack": 150, "two_left_must_battle": True}),
+    (3, {"points": True, "ante": 0, "target_points": 30, "two_left_must_battle": True}),
 ]
 
 

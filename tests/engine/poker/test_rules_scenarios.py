@@ -554,6 +554,37 @@ def test_no_limit_raise_is_at_least_big_bet_or_small_bet_without_soldiers_palace
     assert before - armed.stacks[1] == 10 + 50 and armed.battle.owed == 50
 
 
+def test_no_limit_reraise_of_one_chip_is_accepted_palace_poker_raise():
+    """palace-poker.txt, "Raise", third bullet: after the defender's first raise, a no-limit
+    re-raise can be any amount the re-raiser wants.
+
+    Given a no-limit battle where the defender raised 50, when the attacker re-raises 1 chip and
+    the defender re-raises 1 chip back, then both are accepted (a raise of nothing is refused: it
+    would be a call) and the attacker owes 1 chip to call."""
+    state, _ = deal(2, betting="no_limit")
+    state, _ = play(state, "0 bet 1", "1 raise 50")
+    offered = legal(state, 0)["raise"]
+    assert (offered.min_amount, offered.cost) == (1, 50 + 1)
+    assert refused(state, "0 raise 0") == "invalid_amount"
+    before = state.stacks[0]
+    state, events = play(state, "0 raise 1")
+    assert only(events, "raise")[0].data == {"cost": 51, "amount": 1} and before - state.stacks[0] == 51
+    assert legal(state, 1)["raise"].min_amount == 1
+    state, _ = play(state, "1 raise 1")
+    assert (state.battle.responder, state.battle.owed, state.battle.raises) == (0, 1, 3)
+    assert "raise" not in legal(state, 0), "three raises: the cap"
+
+
+def test_limit_reraise_stays_one_big_bet_palace_poker_raise():
+    """palace-poker.txt, "Raise", third bullet: in a limit game a re-raise is one big bet; only
+    no-limit re-raises are free in size. Given a limit battle with the defender's raise, when the
+    attacker re-raises 1 chip, then it is refused."""
+    state, _ = deal(2)
+    state, _ = play(state, "0 bet 1", "1 raise")
+    assert legal(state, 0)["raise"].min_amount == 10
+    assert refused(state, "0 raise 1") == "invalid_amount"
+
+
 # Banner Suits -------------------------------------------------------------------------------------
 
 

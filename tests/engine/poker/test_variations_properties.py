@@ -34,6 +34,7 @@ def variation_options(draw) -> dict:
         "points": points,
         "kings_in_the_house": draw(st.booleans()),
         "showdown_tie": draw(st.sampled_from(["own_suit_count", "split"])),
+        "two_left_must_battle": draw(st.booleans()),
     }
     if points:
         options["ante"] = 0
