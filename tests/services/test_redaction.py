@@ -159,6 +159,7 @@ def poker_options(rng: random.Random) -> dict:
         "points": points,
         "kings_in_the_house": rng.random() < 0.5,
         "showdown_tie": rng.choice(["own_suit_count", "split"]),
+        "two_left_must_battle": rng.random() < 0.5,
     }
     if options["betting"] == "no_limit":
         options["no_limit_first_raise"] = rng.choice(["small_bet_without_soldiers", "big_bet"])
