@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -31,7 +32,25 @@ def _turn_timeout(value: Any) -> int | None:
     return value
 
 
-def _prearranged(shuffles: Any) -> list[list[str]] | None:
+def _copies_per_card(engine: Any, options: dict[str, Any], seats: int) -> int:
+    """How many copies of each card the match's pack holds: ``decks`` for Palace (1 or 2), 1 for Palace
+    Poker. Read off the first shuffle a new match asks for, which orders the whole pack in both games."""
+    request = engine.chance_request(engine.new_game(options, seats))
+    return max(Counter(request.cards).values()) if request is not None else 1
+
+
+def _times(count: int) -> str:
+    return {1: "once", 2: "twice"}.get(count, f"{count} times")
+
+
+def _prearranged(shuffles: Any, copies: int) -> list[list[str]] | None:
+    """The shuffles as lists of codes; each card a list names must be there ``copies`` times (a list may
+    leave cards out: a shuffle of the discards orders only some; a list short of its shuffle's cards is
+    refused when that shuffle is due, ``log._shuffle_for``).
+
+    Raises ``ApplicationError("invalid_prearranged_shuffles")``, naming in ``shuffle``, ``card``, ``count``
+    and ``expected`` the first card, in list order, that a list holds another number of times.
+    """
     if shuffles is None:
         return None
     if not isinstance(shuffles, list) or not all(isinstance(order, list) for order in shuffles):
@@ -39,8 +58,19 @@ def _prearranged(shuffles: Any) -> list[list[str]] | None:
     cleaned = []
     for number, order in enumerate(shuffles):
         cards = parse_cards(order)
-        if len(set(cards)) != len(cards):
-            raise ApplicationError("invalid_prearranged_shuffles", f"prearranged shuffle {number} repeats a card")
+        counts = Counter(cards)
+        wrong = next((card for card, count in counts.items() if count != copies), None)
+        if wrong is not None:
+            decks = "one deck holds" if copies == 1 else f"{copies} decks hold"
+            raise ApplicationError(
+                "invalid_prearranged_shuffles",
+                f"prearranged shuffle {number} holds {wrong.code} {_times(counts[wrong])}; "
+                f"{decks} each card {_times(copies)}",
+                shuffle=number,
+                card=wrong.code,
+                count=counts[wrong],
+                expected=copies,
+            )
         cleaned.append([card.code for card in cards])
     return cleaned
 
@@ -58,7 +88,8 @@ def game_create(
 
     ``options``: the engine's options plus ``turn_timeout`` (seconds, 10 s to 14 days).
     ``prearranged_shuffles`` (staff only): the n-th shuffle of the match yields the n-th list as
-    the stock, top card first. Raises ``EngineError`` (``unknown_kind``, ``invalid_option``...),
+    the stock, top card first; each card in a list as often as the pack holds it (twice with two
+    decks). Raises ``EngineError`` (``unknown_kind``, ``invalid_option``...),
     ``ApplicationError`` and ``ForbiddenError("staff_only")``.
     """
     options = dict(options or {})
@@ -67,7 +98,7 @@ def game_create(
     engine_options = engine.normalize_options(options, seats)
     if prearranged_shuffles is not None and not getattr(creator, "is_staff", False):
         raise ForbiddenError("staff_only", "only staff may prearrange shuffles")
-    shuffles = _prearranged(prearranged_shuffles)
+    shuffles = _prearranged(prearranged_shuffles, _copies_per_card(engine, engine_options, seats))
     return Game.objects.create(
         kind=kind,
         seat_count=seats,

@@ -40,7 +40,11 @@ Decisions where the texts are silent (or where the issue asked for one):
 10. Completing a four out of turn (option ``out_of_turn_four``, b "Other Misc. Rules"): with at least
     the cards missing, from where the seat plays now (its hand, or its face-up row once hand and
     stock are empty under ``"from_table"``), never blind. Any seat but the one on turn may, the
-    player who just played included.
+    player who just played included. The turn it cuts short (a player to play again after a
+    ``play_again`` two, or one who has not played yet) ends there, and with the draw back up to
+    three, before the four's player plays again: every turn ends with that draw (b "Gameplay";
+    a¶11.8), only a pick-up ends one without it (a¶11.9). A redraw that completes a four does the
+    same.
 11. Out-of-turn seats follow the seat on turn in ``to_act`` (so the server times out the seat on turn
     first); views show the seat on turn and, of the others, only the viewer himself, since the
     chance tells what he holds. There is no "pass": a seat that lets the chance go simply waits.

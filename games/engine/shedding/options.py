@@ -45,7 +45,8 @@ class ShedOptions:
     - ``redraw``: just-drawn cards of the rank just played may be added before the next player plays
       (a¶19.1). Default on (text a).
     - ``out_of_turn_four``: completing a four of a kind out of turn (b "Other Misc. Rules", third
-      bullet and its example). Default off (text b only).
+      bullet and its example). Default off (text b only). The turn it cuts short ends with the draw
+      back up to three (b "Gameplay"; see ``play._play_again``).
     - ``face_up_play``: ``"from_table"`` (a¶12.2-3: face-up cards played from the table once hand
       and stock are empty; after a pick-up the hand must be emptied again first, a¶12.4) or
       ``"into_hand"`` (b "Gameplay": the face-up cards are taken into the hand).

@@ -100,8 +100,16 @@ def _place(ctx: Ctx, seat: int, cards: Sequence[Card], kind: str) -> None:
 def _play_again(ctx: Ctx, seat: int, rank: int) -> None:
     """``seat`` plays again, unless that play was his last card: then he is out and the turn
     passes (the texts are silent). Under ``draw_before_replay`` he first draws back up to three
-    after a two or a ten (b "Card Value", the NOTE)."""
+    after a two or a ten (b "Card Value", the NOTE).
+
+    Out of turn (a four completed, b "Other Misc. Rules", third bullet, or by a redraw, a¶19.1)
+    this takes the turn from the seat on turn, whose turn ends there: he draws back up to three
+    first. Every turn ends with that draw (b "Gameplay", the paragraph ending the turn; a¶11.8
+    after every play); only a pick-up ends one without it (a¶11.9).
+    """
     t = ctx.t
+    if t.turn != seat:
+        draw_up(ctx, t.turn)
     if check_out(ctx, seat):
         return
     if seat in t.out:

@@ -285,3 +285,54 @@ def test_without_out_of_turn_four_the_holder_of_the_fourth_waits_his_turn():
     with pytest.raises(IllegalAction) as raised:
         act(state, 2, "play", cards="4s")
     assert raised.value.code == "not_your_turn"
+
+
+# Out of turn: the turn cut short ends with the draw ----------------------------------------------
+
+
+def test_b_gameplay_a_turn_cut_short_by_a_four_of_twos_ends_with_the_draw_to_three():
+    """palace-shedding-b.txt "Gameplay" (every turn ends drawing to three) and "Other Misc. Rules",
+    third bullet; a¶11.8 (the hand is replenished after every play). Given ``play_again`` twos and
+    ``out_of_turn_four``: seat 0 plays a two on an ace and is to play again, two cards left; when
+    seat 2 completes four twos out of turn, the pile burns and seat 2 plays again; then seat 0's
+    turn has ended, so he draws back up to three (Js) before seat 2 plays."""
+    options = {"two_effect": "play_again", "out_of_turn_four": True}
+    hands = ["2s 6s 7s", "Kh Qh Jh", "2c 2d 2h 9s"]
+    state = table(3, hands=hands, face_down=DOWN3, pile="Ah", stock="Js Qs Jd", options=options)
+    state, _ = act(state, 0, "play", cards="2s")
+    assert state.turn == 0 and state.replay and codes(state.hands[0]) == "6s 7s"
+    assert GAME.to_act(state) == (0, 2)
+
+    state, events = act(state, 2, "play", cards="2c 2d 2h")
+
+    assert [event.type for event in events] == ["play", "burn", "draw"]
+    assert only(events, "draw")[0].seat == 0 and codes(state.hands[0]) == "6s 7s Js"
+    assert state.turn == 2 and state.replay and codes(state.hands[2]) == "9s" and codes(state.stock) == "Qs Jd"
+    state, _ = act(state, 2, "play", cards="9s")
+    assert codes(state.hands[2]) == "Jd Qs" and state.turn == 0
+
+
+def test_b_gameplay_the_seat_skipped_by_a_four_completed_out_of_turn_draws_as_his_turn_ends():
+    """palace-shedding-b.txt "Gameplay" and "Other Misc. Rules", third bullet, with the default
+    ``next_player_any`` twos: seat 1 is on turn holding two cards (as after picking up a one-card
+    pile on a two-card hand, a¶11.9, under ``must_play_if_able: false``); seat 2 completes the four
+    of fours before seat 1 plays. Seat 1's turn ends there, so he draws one card (Jd)."""
+    options = {"out_of_turn_four": True, "must_play_if_able": False}
+    state = table(
+        3, hands=["Ks", "Ah Qh", "4s 9s"], face_down=DOWN3, pile="4c 4d 4h", stock="Jd Qd", turn=1, options=options
+    )
+    assert GAME.to_act(state) == (1, 2)
+
+    state, events = act(state, 2, "play", cards="4s")
+
+    assert only(events, "draw")[0].seat == 1 and codes(state.hands[1]) == "Jd Qh Ah"
+    assert state.turn == 2 and codes(state.hands[0]) == "Ks", "seat 0's turn was over already: nothing changes"
+
+
+def test_a11_9_a_turn_ended_by_a_pick_up_still_ends_without_a_draw_under_out_of_turn_four():
+    """palace-shedding-a.txt ¶11.9-10: picking up ends the turn without the draw, whatever the options."""
+    options = {"two_effect": "play_again", "out_of_turn_four": True, "must_play_if_able": False}
+    state = table(3, hands=["2s 6s", "Kh Qh Jh", "9s"], face_down=DOWN3, pile="Ah", stock="Js Qs", options=options)
+    state, _ = act(state, 0, "play", cards="2s")
+    state, events = act(state, 0, "pick_up")
+    assert codes(state.hands[0]) == "2s 6s Ah" and not only(events, "draw") and state.turn == 1

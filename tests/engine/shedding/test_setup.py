@@ -3,14 +3,16 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 
 from games.engine.cards import parse_cards
-from games.engine.errors import IllegalAction
+from games.engine.errors import EngineError, IllegalAction
 from games.engine.protocol import SPECTATOR, STAFF, Action
 from games.engine.shedding import PALACE as GAME
-from games.engine.shedding.state import DEAL, PLAY, SETUP
-from tests.engine.shedding.helpers import THREE_SEATS, TWO_SEATS, act, deal, keep_all, only, shuffle_with
+from games.engine.shedding.state import DEAL, PLAY, SETUP, pack
+from tests.engine.shedding.helpers import THREE_SEATS, TWO_SEATS, act, codes, deal, keep_all, only, shuffle_with
 
 
 def test_a6_the_highest_card_drawn_deals_first_and_a_two_ranks_highest():
@@ -155,3 +157,32 @@ def test_play_begins_only_when_everyone_has_chosen():
         act(state, 1, "play", cards="9d")
     assert raised.value.code == "action_not_allowed"
     assert GAME.view(state, STAFF)["to_act"] == [1]
+
+
+def test_b_players_a_two_deck_pack_is_prearranged_with_each_card_twice():
+    """palace-shedding-b.txt header "Players" (more decks for five and more; option ``decks: 2``) with
+    a¶6.1-2 and a¶8.3-6. Given five seats and two decks, when the draw for the deal gives both copies of
+    Kc to seats 0 and 1, then they tie and draw again (9d beats 3s: seat 0 deals); when the deal's order
+    gives seat 1 both copies of 9s, then his hand holds them both. A pack holding a card three times
+    (and another once) is no order of the 104 cards: ``invalid_shuffle``."""
+    state = GAME.new_game({"decks": 2}, 5)
+    request = GAME.chance_request(state)
+    assert len(request.cards) == 104
+    state, events = shuffle_with(state, "Kc Kc 5d 5h 5s 9d 3s")
+    assert state.dealer == 0 and [e.seat for e in only(events, "dealer_card")] == [0, 1, 2, 3, 4, 0, 1]
+
+    order = list(GAME.chance_request(state).cards)
+    bad = [*order[:-1], order[0]]
+    with pytest.raises(EngineError) as raised:
+        GAME.apply(state, Action(type="shuffle", cards=tuple(bad)))
+    assert raised.value.code == "invalid_shuffle"
+
+    face_down = ["3c 4c 5c", "3d 4d 6d", "3h 4h 5h", "6s 7s 8s", "6c 7c 8c"]
+    face_up = ["Ac Kd Qc", "Ad Kd Qd", "Ks Qh Jh", "Ah Ah Kh", "As Jc Qs"]
+    hands = ["7d 8d Td", "9s 9s 4s", "2h 2d 6h", "Jd Jd 2s", "7h 8h 9h"]
+    rows = [[cards.split() for cards in row] for row in (face_down, face_up, hands)]
+    head = [row[seat][k] for row in rows for k in range(3) for seat in (1, 2, 3, 4, 0)]
+    state, _ = shuffle_with(state, " ".join(head))
+    assert [sorted(codes(cards).split()) for cards in state.hands] == [sorted(cards.split()) for cards in hands]
+    assert [sorted(codes(cards).split()) for cards in state.face_up] == [sorted(cards.split()) for cards in face_up]
+    assert state.all_cards() == Counter(pack(2))
