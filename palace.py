@@ -74,8 +74,11 @@ def run_steps(steps: Sequence[tuple[str, Sequence[str]]]) -> int:
 
 def local_environment() -> None:
     """What a local run assumes unless the environment says otherwise: DEBUG on (Django serves the admin's
-    static files, and the settings accept the fixed development key instead of requiring SECRET_KEY)."""
+    static files, and the settings accept the fixed development key instead of requiring SECRET_KEY), and
+    webhooks may reach receivers on loopback."""
     os.environ.setdefault("DEBUG", "true")
+    # Webhooks to a receiver on this machine (loopback only) are allowed in a local run.
+    os.environ.setdefault("WEBHOOK_ALLOWED_NETWORKS", "127.0.0.0/8,::1/128")
 
 
 def command_manage(args: Sequence[str]) -> int:

@@ -146,3 +146,39 @@ def read_num_proxies(env: environ.Env) -> int:
     if value < 0:
         raise ImproperlyConfigured("NUM_PROXIES must be 0 or more.")
     return value
+
+
+def read_networks(env: environ.Env, variable: str) -> list[str]:
+    """A comma-separated list of networks (``127.0.0.0/8,::1/128``), each checked; empty if unset.
+
+    WEBHOOK_ALLOWED_NETWORKS: addresses webhooks may reach although they are loopback or private (tests and
+    local runs); a malformed network stops the settings from loading.
+    """
+    import ipaddress
+
+    networks = [item.strip() for item in env.list(variable, default=[]) if item.strip()]
+    for network in networks:
+        try:
+            ipaddress.ip_network(network, strict=False)
+        except ValueError as error:
+            raise ImproperlyConfigured(f"{variable}: {network!r} is not a network such as 127.0.0.0/8.") from error
+    return networks
+
+
+# Seconds between a webhook's attempts: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (about 27 hours in all), the
+# schedule of Svix, whose authors wrote the Standard Webhooks spec.
+DEFAULT_WEBHOOK_RETRY_DELAYS = [5.0, 300.0, 1800.0, 7200.0, 18000.0, 36000.0, 36000.0]
+
+
+def read_retry_delays(env: environ.Env) -> list[float]:
+    """WEBHOOK_RETRY_DELAYS: seconds before each retry, comma-separated (``0.2,0.2`` in tests)."""
+    raw = env.list("WEBHOOK_RETRY_DELAYS", default=[])
+    if not raw:
+        return list(DEFAULT_WEBHOOK_RETRY_DELAYS)
+    try:
+        delays = [float(item) for item in raw]
+    except ValueError as error:
+        raise ImproperlyConfigured("WEBHOOK_RETRY_DELAYS: seconds separated by commas, e.g. 5,300,1800.") from error
+    if any(delay < 0 for delay in delays):
+        raise ImproperlyConfigured("WEBHOOK_RETRY_DELAYS: no delay may be negative.")
+    return delays

@@ -12,7 +12,9 @@ from palace_api.env import (
     read_celery_result_backend,
     read_database,
     read_debug,
+    read_networks,
     read_num_proxies,
+    read_retry_delays,
     read_secret_key,
     read_throttle_rates,
 )
@@ -38,6 +40,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "games",
     "players",
+    "webhooks",
 ]
 
 MIDDLEWARE = [
@@ -153,6 +156,9 @@ CELERY_DB_REUSE_MAX = 500
 # The periodic sweeper applies every expired turn deadline (games.tasks.sweep_timeouts); deadlines are in the
 # database, so a lost countdown task or a worker down for a while only delays a timeout by one sweep.
 TIMEOUT_SWEEP_SECONDS = env.float("TIMEOUT_SWEEP_SECONDS", default=5.0)
+# The webhook sweeper sends the deliveries whose retry is due: retries hours away are not countdown tasks (Redis
+# would hand them out again after its visibility timeout), and a worker that died mid-attempt is covered too.
+WEBHOOK_SWEEP_SECONDS = env.float("WEBHOOK_SWEEP_SECONDS", default=30.0)
 # A bot decision due this long with no move is made by the sweeper (README, "Failure modes"): its message was lost.
 BOT_STALL_SECONDS = env.float("BOT_STALL_SECONDS", default=10.0)
 CELERY_BEAT_SCHEDULE = {
@@ -167,7 +173,26 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": TIMEOUT_SWEEP_SECONDS,
         "options": {"expires": 2 * TIMEOUT_SWEEP_SECONDS},
     },
+    "sweep-webhook-deliveries": {
+        "task": "webhooks.tasks.sweep_deliveries",
+        "schedule": WEBHOOK_SWEEP_SECONDS,
+        "options": {"expires": 2 * WEBHOOK_SWEEP_SECONDS},
+    },
 }
 # Deadlines at most this many seconds away also get a countdown task, for prompt short timeouts; it must stay
 # well under the Redis visibility timeout (palace_api/env.py), or Redis would hand the waiting task out again.
 TIMEOUT_COUNTDOWN_MAX = 600
+
+# Webhooks (README, "Webhooks"). Each attempt waits at most WEBHOOK_TIMEOUT seconds per connect, write and read;
+# redirects are not followed.
+WEBHOOK_TIMEOUT = env.float("WEBHOOK_TIMEOUT", default=5.0)
+# Seconds before each retry (palace_api/env.py), each stretched or shrunk at random by up to WEBHOOK_RETRY_JITTER
+# (a fraction), so receivers that failed together are not retried together.
+WEBHOOK_RETRY_DELAYS = read_retry_delays(env)
+WEBHOOK_RETRY_JITTER = env.float("WEBHOOK_RETRY_JITTER", default=0.2)
+# An endpoint whose attempts have all failed for this many seconds is disabled (a ping that succeeds enables it).
+WEBHOOK_DISABLE_AFTER = env.float("WEBHOOK_DISABLE_AFTER", default=24 * 3600.0)
+# Loopback, private, link-local, metadata and other non-public addresses are refused, at registration and at each
+# delivery, unless they fall in one of these networks (tests; `palace.py run` allows loopback).
+WEBHOOK_ALLOWED_NETWORKS = read_networks(env, "WEBHOOK_ALLOWED_NETWORKS")
+WEBHOOK_MAX_ENDPOINTS = env.int("WEBHOOK_MAX_ENDPOINTS", default=10)

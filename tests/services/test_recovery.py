@@ -84,7 +84,7 @@ def test_a_commit_whose_bot_turn_cannot_be_published_still_succeeds(django_captu
             seat = seat_take(game_id=game.pk, player=creator, seat=1, bot="random")
     assert seat.number == 1
     assert Game.objects.get(pk=game.pk).status == "active"
-    assert send.call_args.args[0] == BOT_MOVE
+    assert BOT_MOVE in [call.args[0] for call in send.call_args_list]
 
 
 @pytest.mark.django_db

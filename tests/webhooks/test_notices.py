@@ -1,0 +1,138 @@
+"""Which events a game's log owes its players (webhooks/selectors/notices.py), each redacted for its recipient.
+
+Given two human players with endpoints at a game played to its end through the services, when the log is
+announced after every decision (as the game_changed task does), then each player gets game.started once,
+turn.due each time the decision becomes his, hand.finished per Palace Poker hand and game.finished once; and
+no payload holds a card its recipient may not see (by the staff log's visibility of the entry it came from).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games.engine.cards import FULL_DECK
+from games.models import Event, Game
+from games.services.games import game_create, seat_take
+from webhooks.models import Endpoint, Message
+from webhooks.selectors.notices import EVENT_TYPES
+from webhooks.services.dispatch import game_changes_announce
+from webhooks.services.endpoints import endpoint_create
+
+from .conftest import play_one
+
+pytestmark = pytest.mark.django_db
+
+CODES = {card.code for card in FULL_DECK}
+
+
+def codes_in(value: object) -> list[str]:
+    if isinstance(value, dict):
+        return [code for item in value.values() for code in codes_in(item)]
+    if isinstance(value, list):
+        return [code for item in value for code in codes_in(item)]
+    return [value] if isinstance(value, str) and value in CODES else []
+
+
+def visible_codes(row: Event, seat: int) -> list[str]:
+    """Cards of a log entry that ``seat`` may see, by the staff log's visibility fields."""
+    codes = []
+    for event in row.payload.get("events", []):
+        for group in event.get("cards", {}).values():
+            if group["visible_to"] == "all" or seat in group["visible_to"]:
+                codes += group["cards"]
+    return codes
+
+
+def play(kind: str, options: dict, make_player, *, seed: int, max_decisions: int = 3000) -> tuple[Game, dict]:
+    alice, _ = make_player("alice")
+    bob, _ = make_player("bob")
+    players = {0: alice, 1: bob}
+    for user in players.values():
+        endpoint_create(user=user, url="http://93.184.216.34/hook", events=list(EVENT_TYPES))
+    game = game_create(creator=alice, kind=kind, seats=2, options=options)
+    seat_take(game_id=game.pk, player=alice, seat=0)
+    seat_take(game_id=game.pk, player=bob, seat=1)
+    game_changes_announce(game_id=game.pk, version=Game.objects.get(pk=game.pk).version)
+    rng = random.Random(seed)
+    for _ in range(max_decisions):
+        going_on = play_one(game.pk, players, rng)
+        game_changes_announce(game_id=game.pk, version=Game.objects.get(pk=game.pk).version)
+        if not going_on:
+            break
+    game.refresh_from_db()
+    assert game.status == "finished"
+    return game, players
+
+
+def messages_of(user) -> list[dict]:
+    return [message.body for message in Message.objects.filter(endpoint__user=user).order_by("id")]
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_palace_poker_announces_start_turns_hands_and_end_redacted(make_player, seed, monkeypatch):
+    monkeypatch.setattr("socket.getaddrinfo", lambda host, port, **kw: [(2, 1, 6, "", (host, port))])
+    game, players = play("palace-poker", {"first_dealer": 1, "max_hands": 2}, make_player, seed=seed)
+    rows = {row.seq: row for row in Event.objects.filter(game=game)}
+    for seat, user in players.items():
+        bodies = messages_of(user)
+        types = [body["type"] for body in bodies]
+        assert types.count("game.started") == 1 and types.count("game.finished") == 1
+        assert types.count("hand.finished") == 2
+        assert types.count("turn.due") >= 2
+        for body in bodies:
+            data = body["data"]
+            assert data["seat"] == seat and data["game"] == game.pk
+            allowed = visible_codes(rows[data["version"]], seat)
+            for code in codes_in(data):
+                assert code in allowed, (body["type"], code)
+                allowed.remove(code)
+        hands = [body["data"] for body in bodies if body["type"] == "hand.finished"]
+        assert [hand["hand"] for hand in hands] == [1, 2]
+        assert all(hand["pot"] == sum(winner["amount"] for winner in hand["winners"]) for hand in hands)
+        finished = next(body["data"] for body in bodies if body["type"] == "game.finished")
+        assert set(finished["result"]) >= {"winners", "stacks", "hands"}
+    turns = {
+        seat: [body["data"]["version"] for body in messages_of(user) if body["type"] == "turn.due"]
+        for seat, user in players.items()
+    }
+    for seat, versions in turns.items():
+        for version in versions:
+            row = rows[version]
+            assert row.actor != seat, "a turn.due follows another seat's decision or chance, never one's own"
+
+
+def test_the_shedding_game_announces_its_end_with_the_ranking(make_player, monkeypatch):
+    monkeypatch.setattr("socket.getaddrinfo", lambda host, port, **kw: [(2, 1, 6, "", (host, port))])
+    game, players = play("palace", {}, make_player, seed=3)
+    for user in players.values():
+        bodies = messages_of(user)
+        finished = [body["data"] for body in bodies if body["type"] == "game.finished"]
+        assert len(finished) == 1 and sorted(finished[0]["result"]["order"]) == [0, 1]
+        assert not any(body["type"] == "hand.finished" for body in bodies)
+
+
+def test_announcing_twice_or_late_makes_each_message_once(make_player, monkeypatch):
+    monkeypatch.setattr("socket.getaddrinfo", lambda host, port, **kw: [(2, 1, 6, "", (host, port))])
+    alice, _ = make_player("alice")
+    endpoint_create(user=alice, url="http://93.184.216.34/hook", events=["turn.due", "game.started"])
+    game = game_create(creator=alice, kind="palace-poker", seats=2, options={"first_dealer": 1})
+    seat_take(game_id=game.pk, player=alice, seat=0)
+    seat_take(game_id=game.pk, player=alice, bot="basic")
+    version = Game.objects.get(pk=game.pk).version
+    assert game_changes_announce(game_id=game.pk, version=version) == 2
+    assert game_changes_announce(game_id=game.pk, version=version) == 0
+    assert game_changes_announce(game_id=game.pk, version=version - 1) == 0
+    assert sorted(Message.objects.values_list("event_type", flat=True)) == ["game.started", "turn.due"]
+
+
+def test_a_game_without_listeners_is_not_read(make_player, django_assert_max_num_queries):
+    alice, _ = make_player("alice")
+    game = game_create(creator=alice, kind="palace-poker", seats=2, options={})
+    seat_take(game_id=game.pk, player=alice, seat=0)
+    seat_take(game_id=game.pk, player=alice, bot="basic")
+    version = Game.objects.get(pk=game.pk).version
+    with django_assert_max_num_queries(1):
+        assert game_changes_announce(game_id=game.pk, version=version) == 0
+    assert not Endpoint.objects.exists()

@@ -1,0 +1,53 @@
+"""Admin for support: endpoints and their delivery attempts, read-only (players manage theirs over the API)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+from django.http import HttpRequest
+
+from webhooks.models import Attempt, Endpoint, Message
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Endpoint)
+class EndpointAdmin(ReadOnlyAdmin):
+    list_display = ("id", "user", "url", "events", "created", "failing_since", "disabled_at")
+    list_filter = ("disabled_at",)
+    search_fields = ("url", "user__username")
+    # The signing secret is the player's: support never sees it.
+    exclude = ("secret",)
+
+
+@admin.register(Message)
+class MessageAdmin(ReadOnlyAdmin):
+    list_display = ("msg_id", "endpoint", "event_type", "state", "attempts", "created", "next_attempt_at")
+    list_filter = ("state", "event_type")
+    search_fields = ("msg_id",)
+
+
+@admin.register(Attempt)
+class AttemptAdmin(ReadOnlyAdmin):
+    list_display = ("at", "endpoint", "event", "webhook_id", "number", "status_code", "duration_ms", "error")
+    list_filter = ("succeeded", "status_code")
+    list_select_related = ("message", "endpoint")
+    search_fields = ("message__msg_id", "endpoint__url")
+
+    @admin.display(description="event")
+    def event(self, obj: Attempt) -> str:
+        return obj.message.event_type
+
+    @admin.display(description="webhook-id")
+    def webhook_id(self, obj: Attempt) -> str:
+        return obj.message.msg_id

@@ -1,0 +1,94 @@
+"""Views of the webhooks API under /api/v1/me/webhooks/: each parses, calls one service or selector, renders."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from palace_api.errors import error_responses
+from webhooks.api.serializers import (
+    AttemptOutput,
+    DeliveriesQuery,
+    EndpointCreatedOutput,
+    EndpointCreateInput,
+    EndpointOutput,
+    PingOutput,
+    attempt_row,
+    endpoint_row,
+)
+from webhooks.selectors.endpoints import endpoint_of, endpoints_of, recent_attempts
+from webhooks.services.endpoints import endpoint_create, endpoint_delete, endpoint_ping
+
+TAGS = ["webhooks"]
+
+
+class WebhookListCreateApi(APIView):
+    @extend_schema(
+        tags=TAGS,
+        summary="Your webhooks",
+        responses={200: EndpointOutput(many=True), **error_responses(401, 429)},
+    )
+    def get(self, request: Request) -> Response:
+        return Response(EndpointOutput([endpoint_row(row) for row in endpoints_of(request.user)], many=True).data)
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Register a webhook",
+        description=(
+            "Deliveries are signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature) with "
+            "the secret in this answer, which is shown this once only. URLs must be http(s) on a public address: "
+            "400 webhook_url_forbidden for loopback, private, link-local or metadata addresses."
+        ),
+        request=EndpointCreateInput,
+        responses={201: EndpointCreatedOutput, **error_responses(400, 401, 409, 415, 429)},
+    )
+    def post(self, request: Request) -> Response:
+        serializer = EndpointCreateInput(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        endpoint = endpoint_create(user=request.user, **serializer.validated_data)
+        return Response(
+            EndpointCreatedOutput(endpoint_row(endpoint, with_secret=True)).data, status=status.HTTP_201_CREATED
+        )
+
+
+class WebhookDetailApi(APIView):
+    @extend_schema(
+        tags=TAGS,
+        summary="Remove a webhook",
+        request=None,
+        responses={204: OpenApiResponse(description="Removed."), **error_responses(401, 404, 429)},
+    )
+    def delete(self, request: Request, webhook_id: int) -> Response:
+        endpoint_delete(user=request.user, endpoint_id=webhook_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class WebhookPingApi(APIView):
+    @extend_schema(
+        tags=TAGS,
+        summary="Send a webhook.ping",
+        description="Queues one signed webhook.ping, also to a disabled webhook; one that succeeds enables it again.",
+        request=None,
+        responses={202: PingOutput, **error_responses(401, 404, 429)},
+    )
+    def post(self, request: Request, webhook_id: int) -> Response:
+        message = endpoint_ping(user=request.user, endpoint_id=webhook_id)
+        return Response(PingOutput({"webhook_id": message.msg_id}).data, status=status.HTTP_202_ACCEPTED)
+
+
+class WebhookDeliveriesApi(APIView):
+    @extend_schema(
+        tags=TAGS,
+        summary="A webhook's last delivery attempts",
+        parameters=[OpenApiParameter("limit", int, description="1 to 200, default 50.")],
+        responses={200: AttemptOutput(many=True), **error_responses(400, 401, 404, 429)},
+    )
+    def get(self, request: Request, webhook_id: int) -> Response:
+        query = DeliveriesQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        endpoint = endpoint_of(request.user, webhook_id)
+        attempts = recent_attempts(endpoint, limit=query.validated_data["limit"])
+        return Response(AttemptOutput([attempt_row(row) for row in attempts], many=True).data)

@@ -1,0 +1,50 @@
+"""Reads of endpoints and their attempts."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Q, QuerySet
+
+from palace_api.errors import NotFoundError
+from webhooks.models import Attempt, Endpoint, Message, MessageState
+
+WEBHOOK_NOT_FOUND = "webhook_not_found"
+
+
+def endpoints_of(user: AbstractBaseUser) -> QuerySet[Endpoint]:
+    """The caller's endpoints, oldest first."""
+    return Endpoint.objects.filter(user=user).order_by("id")
+
+
+def endpoint_of(user: AbstractBaseUser, endpoint_id: int) -> Endpoint:
+    """The caller's endpoint ``endpoint_id``; another player's and a missing one both raise
+    ``NotFoundError("webhook_not_found")``, so nothing tells them apart."""
+    found = Endpoint.objects.filter(user=user, pk=endpoint_id).first()
+    if found is None:
+        raise NotFoundError(WEBHOOK_NOT_FOUND, "no such webhook")
+    return found
+
+
+def recent_attempts(endpoint: Endpoint, *, limit: int) -> list[Attempt]:
+    """The endpoint's last ``limit`` attempts, newest first, with their messages."""
+    return list(Attempt.objects.filter(endpoint=endpoint).select_related("message").order_by("-at", "-id")[:limit])
+
+
+def listening_endpoints(user_ids: list[int]) -> list[Endpoint]:
+    """The enabled endpoints of these players."""
+    return list(Endpoint.objects.filter(user_id__in=user_ids, disabled_at__isnull=True).order_by("id"))
+
+
+def has_listeners(game_id: int) -> bool:
+    """Whether a player seated at ``game_id`` has an enabled endpoint: one cheap query for every game change."""
+    return Endpoint.objects.filter(user__seats__game_id=game_id, disabled_at__isnull=True).exists()
+
+
+def due_messages(*, before: datetime, overdue_before: datetime, limit: int) -> list[int]:
+    """Ids of pending messages, at most ``limit``, oldest due first: those due before ``before`` that no task
+    was sent for, and those due before ``overdue_before`` whatever was sent."""
+    due = Q(queued=False, next_attempt_at__lte=before) | Q(next_attempt_at__lte=overdue_before)
+    rows = Message.objects.filter(due, state=MessageState.PENDING).exclude(locked_until__gt=before)
+    return list(rows.order_by("next_attempt_at").values_list("id", flat=True)[:limit])

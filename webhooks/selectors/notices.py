@@ -1,0 +1,223 @@
+"""Which webhook events a stretch of a game's log owes its seated players, each redacted for its recipient.
+
+A game's log (``games.models.Event``) is read between two versions; each *deriver* below turns that stretch
+into ``Notice`` records, one per recipient seat. Every card a notice shows comes from the per-viewer read of
+the log (``games.selectors.views.event_json`` for that seat), so a notice never holds a card its recipient may
+not know. A new event type (a later ``player.resigned``, a seat handed to a bot) is one more deriver in
+``DERIVERS`` and one more name in ``EVENT_TYPES``.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.utils import timezone
+
+from games.engine.protocol import Action
+from games.models import Event, Game, GameStatus
+from games.selectors.state import engine_of, game_state
+from games.selectors.views import event_json, game_seats
+
+TURN_DUE = "turn.due"
+GAME_STARTED = "game.started"
+GAME_FINISHED = "game.finished"
+HAND_FINISHED = "hand.finished"
+PING = "webhook.ping"
+EVENT_TYPES = (TURN_DUE, GAME_STARTED, GAME_FINISHED, HAND_FINISHED)
+"""The event types an endpoint may subscribe to (``webhook.ping`` is sent on request only)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """One event for the player at ``seat``: ``type``, the log entry ``seq`` it follows from and when that was
+    written (``at``), and ``data``, the webhook's ``data`` object as that seat may see it."""
+
+    type: str
+    seat: int
+    seq: int
+    at: datetime
+    data: dict[str, Any]
+
+
+@dataclass(slots=True)
+class LogStretch:
+    """The log of ``game`` after version ``first`` up to ``rows[-1].seq``, with what the derivers share.
+
+    ``humans``: seat -> player id, for seats a person holds. ``started``: the match began inside the stretch.
+    ``due_before`` / ``due_after``: the seats the game waited for before and after it (``due_to_act``).
+    """
+
+    game: Game
+    first: int
+    rows: list[Event]
+    humans: dict[int, int]
+    started: bool
+    due_before: frozenset[int]
+    due_after: frozenset[int]
+    _views: dict[tuple[int, int], dict[str, Any]] = field(default_factory=dict)
+
+    @property
+    def last(self) -> Event:
+        return self.rows[-1]
+
+    def entry_for(self, row: Event, seat: int) -> dict[str, Any]:
+        """``row`` as the player at ``seat`` may see it (``event_json``), computed once."""
+        key = (row.seq, seat)
+        if key not in self._views:
+            self._views[key] = event_json(row, seat)
+        return self._views[key]
+
+    def base(self, seat: int, *, version: int) -> dict[str, Any]:
+        return {"game": self.game.pk, "kind": self.game.kind, "seat": seat, "version": version}
+
+
+def _engine_types(row: Event) -> set[str]:
+    return {event["type"] for event in row.payload.get("events", ())}
+
+
+def turn_due(stretch: LogStretch) -> list[Notice]:
+    """``turn.due`` for each human seat the game waits for after the stretch and did not before it:
+    ``game``, ``kind``, ``seat``, ``version``, ``deadline`` (ISO 8601 or ``null``) and ``seconds_left``."""
+    game, last = stretch.game, stretch.last
+    deadline = game.deadline if game.version == last.seq else None
+    if game.version != last.seq and game.turn_timeout:
+        # The game has moved on since: its deadline then was set when this entry was written.
+        deadline = last.created + timezone.timedelta(seconds=game.turn_timeout)
+    seconds_left = None if deadline is None else max(0, int((deadline - timezone.now()).total_seconds()))
+    notices = []
+    for seat in sorted(stretch.due_after - stretch.due_before):
+        if seat in stretch.humans:
+            data = {
+                **stretch.base(seat, version=last.seq),
+                "deadline": None if deadline is None else _iso(deadline),
+                "seconds_left": seconds_left,
+            }
+            notices.append(Notice(TURN_DUE, seat, last.seq, last.created, data))
+    return notices
+
+
+def game_started(stretch: LogStretch) -> list[Notice]:
+    """``game.started`` for each human seat when the match began in the stretch: the seats and who holds them."""
+    if not stretch.started:
+        return []
+    first_action = next(row for row in stretch.rows if "action" in row.payload)
+    seats = game_seats(stretch.game)
+    return [
+        Notice(
+            GAME_STARTED,
+            seat,
+            first_action.seq,
+            first_action.created,
+            {**stretch.base(seat, version=first_action.seq), "seats": seats},
+        )
+        for seat in sorted(stretch.humans)
+    ]
+
+
+def hand_finished(stretch: LogStretch) -> list[Notice]:
+    """``hand.finished`` (Palace Poker) for each human seat, per hand that ended in the stretch: ``hand``,
+    ``pot``, ``reason``, ``winners`` (``[{"seat", "amount"}]``), ``stacks`` and ``shown`` (the palace cards
+    shown at the end, as the recipient may see them)."""
+    notices = []
+    for row in stretch.rows:
+        if "pot_awarded" not in _engine_types(row):
+            continue
+        for seat in sorted(stretch.humans):
+            events = stretch.entry_for(row, seat)["events"]
+            for index, event in enumerate(events):
+                if event["type"] != "pot_awarded":
+                    continue
+                ended = next((later for later in events[index:] if later["type"] == "hand_ended"), {})
+                shown = [
+                    {"seat": earlier["seat"], "cards": earlier.get("cards", {}), "hand": earlier.get("hand")}
+                    for earlier in events[:index]
+                    if earlier["type"] == "palace_shown" and earlier.get("to") is None
+                ]
+                data = {
+                    **stretch.base(seat, version=row.seq),
+                    "hand": ended.get("hand"),
+                    "pot": event["pot"],
+                    "reason": event["reason"],
+                    "winners": [{"seat": int(key), "amount": amount} for key, amount in event["amounts"].items()],
+                    "stacks": ended.get("stacks"),
+                    "shown": shown,
+                }
+                notices.append(Notice(HAND_FINISHED, seat, row.seq, row.created, data))
+    return notices
+
+
+def game_finished(stretch: LogStretch) -> list[Notice]:
+    """``game.finished`` for each human seat: ``result``, the engine's ``match_ended`` record as the recipient
+    sees it (Palace Poker: ``winners``, ``stacks``, ``hands``; the shedding game: ``order``, ``reason``...)."""
+    notices = []
+    for row in stretch.rows:
+        if "match_ended" not in _engine_types(row):
+            continue
+        for seat in sorted(stretch.humans):
+            ended = next(event for event in stretch.entry_for(row, seat)["events"] if event["type"] == "match_ended")
+            result = {key: value for key, value in ended.items() if key not in ("type", "seat")}
+            notices.append(
+                Notice(
+                    GAME_FINISHED, seat, row.seq, row.created, {**stretch.base(seat, version=row.seq), "result": result}
+                )
+            )
+    return notices
+
+
+Deriver = Callable[[LogStretch], list[Notice]]
+DERIVERS: tuple[Deriver, ...] = (game_started, hand_finished, game_finished, turn_due)
+"""In the order a stretch's notices are sent."""
+
+
+def _iso(moment: datetime) -> str:
+    return moment.isoformat().replace("+00:00", "Z")
+
+
+def _due_before(game: Game, first: int, *, started_before: bool) -> tuple[Any, frozenset[int]]:
+    """The engine state after ``first`` entries (``None`` before the match) and the seats it waits for."""
+    if not started_before:
+        return None, frozenset()
+    earlier = copy.copy(game)
+    earlier.version = first
+    earlier.status = GameStatus.ACTIVE
+    state = game_state(earlier)
+    return state, frozenset(engine_of(game).due_to_act(state))
+
+
+def log_stretch(game: Game, *, first: int, last: int) -> LogStretch | None:
+    """The stretch of ``game``'s log after version ``first`` up to ``last`` (``None`` if it holds no entry).
+
+    ``game`` comes from ``games.selectors.views.game_get`` (seats and players loaded). Replays the engine from
+    the state after ``first`` through the stretch to know whose decision it was before and after.
+    """
+    rows = list(Event.objects.filter(game=game, seq__gt=first, seq__lte=last).order_by("seq"))
+    if not rows:
+        return None
+    actions = [row for row in rows if "action" in row.payload]
+    started_before = bool(first) and Event.objects.filter(game=game, seq__lte=first, payload__has_key="action").exists()
+    state, due_before = _due_before(game, first, started_before=started_before)
+    engine = engine_of(game)
+    if actions and state is None:
+        state = engine.new_game(game.options, game.seat_count)
+    for row in actions:
+        state, _ = engine.apply(state, Action.from_json(row.payload["action"]))
+    due_after = frozenset() if state is None else frozenset(engine.due_to_act(state))
+    humans = {seat.number: seat.player_id for seat in game.seats.all() if seat.player_id is not None}
+    return LogStretch(
+        game=game,
+        first=first,
+        rows=rows,
+        humans=humans,
+        started=bool(actions) and not started_before,
+        due_before=due_before,
+        due_after=due_after,
+    )
+
+
+def stretch_notices(stretch: LogStretch) -> list[Notice]:
+    """Every notice the stretch owes, in ``DERIVERS`` order."""
+    return [notice for derive in DERIVERS for notice in derive(stretch)]

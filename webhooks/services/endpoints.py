@@ -1,0 +1,74 @@
+"""Registering, removing and pinging a player's webhook endpoints."""
+
+from __future__ import annotations
+
+import base64
+import secrets
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from palace_api.errors import ApplicationError, ConflictError
+from webhooks.models import Endpoint, Message
+from webhooks.selectors.endpoints import endpoint_of
+from webhooks.selectors.notices import EVENT_TYPES, PING
+from webhooks.services.messages import message_body, new_msg_id
+from webhooks.services.scheduling import deliver_after_commit
+from webhooks.services.url_guard import check_url
+
+SECRET_BYTES = 24
+
+
+def new_secret() -> str:
+    """A Standard Webhooks signing secret: ``whsec_`` and 24 random bytes in base64."""
+    return "whsec_" + base64.b64encode(secrets.token_bytes(SECRET_BYTES)).decode("ascii")
+
+
+def _check_events(events: list[str]) -> list[str]:
+    unknown = sorted(set(events) - set(EVENT_TYPES))
+    if not events or unknown:
+        raise ApplicationError(
+            "invalid_webhook_events",
+            f"events is a non-empty list of {', '.join(EVENT_TYPES)}" + (f"; unknown: {unknown}" if unknown else ""),
+        )
+    return [event for event in EVENT_TYPES if event in events]
+
+
+@transaction.atomic
+def endpoint_create(*, user: AbstractBaseUser, url: str, events: list[str]) -> Endpoint:
+    """Register ``url`` for ``events`` (names from ``EVENT_TYPES``); the new endpoint's ``secret`` is the
+    caller's to keep.
+
+    Raises ``ApplicationError``: ``invalid_webhook_url``, ``webhook_url_forbidden`` (not http(s), or the host
+    resolves to a loopback, private, link-local or metadata address), ``webhook_url_unresolvable``,
+    ``invalid_webhook_events``; ``ConflictError("webhook_limit")`` past ``WEBHOOK_MAX_ENDPOINTS``.
+    """
+    events = _check_events(events)
+    check_url(url)
+    if Endpoint.objects.filter(user=user).count() >= settings.WEBHOOK_MAX_ENDPOINTS:
+        raise ConflictError("webhook_limit", f"at most {settings.WEBHOOK_MAX_ENDPOINTS} webhooks per player")
+    return Endpoint.objects.create(user=user, url=url, events=events, secret=new_secret())
+
+
+@transaction.atomic
+def endpoint_delete(*, user: AbstractBaseUser, endpoint_id: int) -> None:
+    """Remove the caller's endpoint with its messages and attempts; raises ``NotFoundError("webhook_not_found")``.
+    Tasks already queued for its messages find nothing and do nothing."""
+    endpoint_of(user, endpoint_id).delete()
+
+
+@transaction.atomic
+def endpoint_ping(*, user: AbstractBaseUser, endpoint_id: int) -> Message:
+    """Queue a ``webhook.ping`` to the caller's endpoint, disabled or not: a ping that succeeds enables a
+    disabled endpoint again. Raises ``NotFoundError("webhook_not_found")``."""
+    endpoint = endpoint_of(user, endpoint_id)
+    now = timezone.now()
+    msg_id = new_msg_id()
+    body = message_body(event_type=PING, at=now, data={"webhook": endpoint.pk})
+    message = Message.objects.create(
+        endpoint=endpoint, msg_id=msg_id, event_type=PING, body=body, next_attempt_at=now, queued=True
+    )
+    deliver_after_commit([message.pk])
+    return message
