@@ -141,6 +141,25 @@ def command_run(args: Sequence[str]) -> int:
             "-n",
             f"palace-{port}@%h",
         ],
+        # Webhook deliveries wait on other people's servers: threads of a worker of their own (README, Webhooks).
+        "webhooks": [
+            python,
+            "-m",
+            "celery",
+            "-A",
+            "palace_api",
+            "worker",
+            "-Q",
+            "webhooks",
+            "-P",
+            "threads",
+            "-c",
+            "8",
+            "-l",
+            "INFO",
+            "-n",
+            f"webhooks-{port}@%h",
+        ],
         "beat": [python, "-m", "celery", "-A", "palace_api", "beat", "-l", "INFO", "-s", str(beat_schedule)],
     }
     children: dict[str, subprocess.Popen[bytes]] = {}

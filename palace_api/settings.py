@@ -150,6 +150,9 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_DEFAULT_QUEUE = "palace"
+# Webhook deliveries wait on other people's servers: their own queue and worker (palace_api/celery.py route_task).
+WEBHOOK_DELIVERY_QUEUE = env.str("WEBHOOK_DELIVERY_QUEUE", default="webhooks")
+CELERY_TASK_ROUTES = ("palace_api.celery.route_task",)
 # Celery's Django fix-up closes the worker's database connections around every task unless this is set; a new
 # PostgreSQL connection (with its password exchange) then costs more than the task. Closed every 2 x 500 tasks.
 CELERY_DB_REUSE_MAX = 500

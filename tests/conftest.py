@@ -121,11 +121,14 @@ def throttle_rates(settings, monkeypatch, isolated_cache) -> Callable[..., None]
 def celery_test_queue() -> Iterator[None]:
     """Tasks that tests queue (on commit, in transactional tests) go to a throwaway queue of this session,
     never to the queue a real worker on this machine consumes; worker tests consume queues of their own."""
+    from django.conf import settings
+
     from palace_api.celery import app
 
-    previous = app.conf.task_default_queue
+    previous = app.conf.task_default_queue, settings.WEBHOOK_DELIVERY_QUEUE
     queue = f"palace-test-{uuid.uuid4().hex[:12]}"
     app.conf.task_default_queue = queue
+    settings.WEBHOOK_DELIVERY_QUEUE = ""  # deliveries too: a test's worker consumes its queue alone
     yield
-    app.conf.task_default_queue = previous
+    app.conf.task_default_queue, settings.WEBHOOK_DELIVERY_QUEUE = previous
     drop_queue(queue)

@@ -103,7 +103,12 @@ def test_run_command_serves_a_hand_against_a_bot_and_stops_on_ctrl_c(running_ser
     os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C in the terminal sends
     assert process.wait(timeout=30) == 0
     port = base.split(":")[2].split("/")[0]
-    for marker in (f"runserver 127.0.0.1:{port}", f"palace-{port}@", f"celerybeat-schedule-{port}"):
+    for marker in (
+        f"runserver 127.0.0.1:{port}",
+        f"palace-{port}@",
+        f"webhooks-{port}@",
+        f"celerybeat-schedule-{port}",
+    ):
         left = subprocess.run(["pgrep", "-f", marker], capture_output=True, text=True, check=False)  # noqa: S603, S607
         assert left.stdout.strip() == "", f"{marker!r} outlived the run command"
     assert "Staff user created" in log_path.read_text()

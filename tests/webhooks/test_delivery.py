@@ -158,3 +158,15 @@ def test_a_message_is_attempted_once_when_two_tasks_run_it(receiver, allow_loopb
     assert message_deliver(message_id=message.pk) is True
     assert message_deliver(message_id=message.pk) is False
     assert len(receiver.requests) == 1
+
+
+def test_deliveries_are_routed_to_their_own_queue_and_nothing_else_is(settings):
+    """A receiver that hangs must hold no process a bot's move waits for: only deliveries take the webhooks queue."""
+    from palace_api.celery import route_task
+
+    settings.WEBHOOK_DELIVERY_QUEUE = "webhooks"
+    assert route_task("webhooks.tasks.deliver", [1], {}, {}) == {"queue": "webhooks"}
+    for name in ("webhooks.tasks.game_changed", "webhooks.tasks.sweep_deliveries", "games.tasks.bot_move"):
+        assert route_task(name, [1], {}, {}) is None
+    settings.WEBHOOK_DELIVERY_QUEUE = ""
+    assert route_task("webhooks.tasks.deliver", [1], {}, {}) is None
