@@ -17,16 +17,27 @@ class GameStatus(models.TextChoices):
     WAITING = "waiting", "waiting for players"
     ACTIVE = "active", "active"
     FINISHED = "finished", "finished"
+    CANCELLED = "cancelled", "cancelled before it started"
+
+
+class OnAbsent(models.TextChoices):
+    """What ``max_timeouts`` consecutive timeouts of a seat do (``games.services.turns.timeout_apply``)."""
+
+    RESIGN = "resign", "the seat resigns"
+    BOT = "bot", "the basic bot plays the seat for the rest of the match"
 
 
 class Game(models.Model):
     """One match of a Palace game. ``options``: the engine's options; ``turn_timeout``: seconds a
-    human has for a decision (``None``: no limit); ``version``: the number of events in the log."""
+    human has for a decision (``None``: no limit); ``max_timeouts``: consecutive timeouts of a seat
+    after which ``on_absent`` applies (``None``: never); ``version``: the number of events in the log."""
 
     kind = models.CharField(max_length=32, db_index=True)
     seat_count = models.PositiveSmallIntegerField()
     options = models.JSONField(default=dict)
     turn_timeout = models.PositiveIntegerField(null=True, blank=True)
+    max_timeouts = models.PositiveSmallIntegerField(null=True, blank=True, default=3)
+    on_absent = models.CharField(max_length=16, choices=OnAbsent.choices, default=OnAbsent.RESIGN)
     prearranged_shuffles = models.JSONField(null=True, blank=True)
     status = models.CharField(max_length=16, choices=GameStatus.choices, default=GameStatus.WAITING, db_index=True)
     version = models.PositiveIntegerField(default=0)
@@ -72,10 +83,12 @@ class Seat(models.Model):
 class Event(models.Model):
     """One entry of a game's log. ``seq`` counts from 1 without gaps (unique with ``game``).
 
-    ``kind``: ``seat_taken``, an engine action type (``bet``, ``buy``...) or ``shuffle``; ``actor``:
-    the seat that acted, ``None`` for chance; ``payload``: ``{"action": <engine action JSON>,
-    "events": [<engine events, staff JSON with per-card visibility>]}``, or ``{"player": id,
-    "bot": ...}`` for a seat taken.
+    ``kind``: ``seat_taken``, ``seat_left``, ``game_cancelled``, ``seat_to_bot``, an engine action type
+    (``bet``, ``buy``, ``resign``...) or ``shuffle``; ``actor``: the seat that acted, ``None`` for chance
+    and a cancellation; ``payload``: ``{"action": <engine action JSON>, "events": [<engine events, staff
+    JSON with per-card visibility>]}`` for an engine action, else the entry's own fields (``{"seat",
+    "player"}`` or ``{"seat", "bot"}`` for a seat taken or left, ``{"by"}`` for a cancellation, ``{"seat",
+    "bot", "timeouts"}`` for a seat handed to a bot). Replay applies only the entries with an ``action``.
     """
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")

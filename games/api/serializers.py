@@ -46,7 +46,8 @@ class GameCreateInput(StrictSerializer):
         help_text=(
             "Game options. Palace Poker: `betting` (`limit`|`no_limit`), `small_bet`, `big_bet`, `ante`, "
             "`starting_stack` (chips), `first_dealer` (seat or null), `max_hands` (or null), `max_raises`; "
-            "and for any game `turn_timeout` (seconds, 10 to 1209600, or null)."
+            "and for any game `turn_timeout` (seconds, 10 to 1209600, or null), `max_timeouts` (timeouts in a row "
+            "of a seat, default 3, or null for never) and `on_absent` (`resign` or `bot`: what they do)."
         ),
     )
     prearranged_shuffles = serializers.ListField(
@@ -116,7 +117,7 @@ class LegalActionOutput(serializers.Serializer):
 class GameSummaryOutput(serializers.Serializer):
     id = serializers.IntegerField()
     kind = serializers.CharField()
-    status = serializers.ChoiceField(choices=["waiting", "active", "finished"])
+    status = serializers.ChoiceField(choices=["waiting", "active", "finished", "cancelled"])
     version = serializers.IntegerField(help_text="Number of events in the game's log.")
     seat_count = serializers.IntegerField()
     seats_taken = serializers.IntegerField()
@@ -131,11 +132,13 @@ class GameSummaryOutput(serializers.Serializer):
 class GameDetailOutput(serializers.Serializer):
     id = serializers.IntegerField()
     kind = serializers.CharField()
-    status = serializers.ChoiceField(choices=["waiting", "active", "finished"])
+    status = serializers.ChoiceField(choices=["waiting", "active", "finished", "cancelled"])
     version = serializers.IntegerField(help_text="Number of events in the game's log.")
     seat_count = serializers.IntegerField()
     options = serializers.DictField()
     turn_timeout = serializers.IntegerField(allow_null=True)
+    max_timeouts = serializers.IntegerField(allow_null=True, help_text="Timeouts in a row before `on_absent`.")
+    on_absent = serializers.ChoiceField(choices=["resign", "bot"], help_text="What `max_timeouts` does to a seat.")
     creator = PlayerRef()
     created = serializers.DateTimeField()
     viewer = serializers.JSONField(help_text='Your seat number, or "spectator", or "staff".')

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games.api import views
+from games.api import lifecycle, views
 
 urlpatterns = [
     path("games/", views.GameListCreateView.as_view(), name="games"),
@@ -11,4 +11,8 @@ urlpatterns = [
     path("games/<int:game_id>/actions/", views.ActionCreateView.as_view(), name="game-actions"),
     path("games/<int:game_id>/events/", views.EventListView.as_view(), name="game-events"),
     path("me/turns/", views.MyTurnsView.as_view(), name="my-turns"),
+    path("games/<int:game_id>/resign/", lifecycle.ResignView.as_view(), name="game-resign"),
+    path("games/<int:game_id>/seats/mine/", lifecycle.MySeatView.as_view(), name="game-seat-mine"),
+    path("games/<int:game_id>/cancel/", lifecycle.CancelView.as_view(), name="game-cancel"),
+    path("me/games/", lifecycle.MyGamesView.as_view(), name="my-games"),
 ]

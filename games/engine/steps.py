@@ -10,6 +10,10 @@ from games.engine.chance import check_shuffle
 from games.engine.errors import IllegalAction
 from games.engine.protocol import Action, CardGroup, ChanceRequest, Event
 
+RESIGN = "resign"
+"""The action of a seat that leaves a running match for good: valid at any decision point for a seat still
+in the match, in turn or not (each game's ``resign`` module says what it does to the hand)."""
+
 
 class EventRecorder:
     """The events one ``apply`` emits, in order; a game's context adds its draft ``t`` and helpers."""
@@ -58,6 +62,18 @@ def check_decision(action: Action, *, to_act: tuple[int, ...], fields: Mapping[s
     return action.seat
 
 
+def check_resign(action: Action, *, seats: int) -> int:
+    """Check a ``resign``'s envelope: a seat of the table, no fields; return the seat. Whether that seat is
+    still in the match is the game's to say. Raises ``IllegalAction`` ``invalid_seat`` and ``unexpected_field``.
+    """
+    seat = action.seat
+    if seat is None or not 0 <= seat < seats:
+        raise IllegalAction("invalid_seat", f"'resign' names a seat 0..{seats - 1}")
+    if action.cards or action.target is not None or action.amount is not None:
+        raise IllegalAction("unexpected_field", "'resign' takes no cards, target or amount")
+    return seat
+
+
 def apply_shuffle(
     recorder: Any,
     request: ChanceRequest | None,
@@ -96,6 +112,7 @@ def apply_frame(
     chance: Mapping[str, Callable[[Any, tuple[Card, ...]], None]],
     fields: Mapping[str, set[str]],
     decide: Callable[[int, Action], None],
+    resign: Callable[[int], None],
 ) -> tuple[Any, tuple[Event, ...]]:
     """What every game's ``apply`` does around its own rules: refuse a finished match, apply a due
     shuffle (``chance``: purpose -> handler), or check a decision (``fields``, see ``check_decision``),
@@ -103,13 +120,23 @@ def apply_frame(
     ``recorder.t`` into the new state. ``game``: the game's interface (``to_act``, ``chance_request``);
     ``recorder``: the game's context for ``state``, an ``EventRecorder`` with its draft ``t``.
 
-    Raises ``IllegalAction`` ``game_over``, those of ``apply_shuffle`` and ``check_decision``, and
-    whatever ``decide`` raises.
+    A ``resign`` (``RESIGN``) skips the turn check: any seat may leave, in turn or not, but never while
+    chance owes a shuffle (the server applies due shuffles at once, so it never sees one owed). It goes
+    to ``resign(seat)``; one marked ``timeout`` (the server resigned an absent seat) is announced by a
+    ``timeout`` event first, as a default action is.
+
+    Raises ``IllegalAction`` ``game_over``, those of ``apply_shuffle``, ``check_decision`` and
+    ``check_resign``, and whatever ``decide`` and ``resign`` raise.
     """
     if game.is_over(state):
         raise IllegalAction("game_over", "the match is over")
     if action.type == "shuffle" or state.chance is not None:
         apply_shuffle(recorder, game.chance_request(state), action, chance)
+    elif action.type == RESIGN:
+        seat = check_resign(action, seats=state.seats)
+        if action.timeout:
+            recorder.emit("timeout", seat, action=action.type)
+        resign(seat)
     else:
         seat = check_decision(action, to_act=game.to_act(state), fields=fields)
         if action.timeout:

@@ -453,6 +453,8 @@ def _text(raw: dict[str, Any], ref: Callable[[int | None], SeatRef | None]) -> s
         return f"pot of {raw['pot']}: {shares} ({REASONS.get(raw['reason'], raw['reason'])})"
     if type_ == "hand_ended":
         return f"hand {raw['hand']} ends; stacks {', '.join(str(stack) for stack in raw['stacks'])}"
+    if type_ == "resigned":
+        return f"resigns and leaves the match, his stack of {raw['stack']} out of play"
     if type_ == "player_left":
         return f"leaves the match ({REASONS.get(raw.get('reason', ''), raw.get('reason', ''))})"
     if type_ == "match_ended":

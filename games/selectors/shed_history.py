@@ -22,6 +22,7 @@ END_REASONS = {
     "last_player": "the last player left holding cards loses",
     "first_out": "the first player out wins",
     "stalemate": "stalemate (turn limit reached)",
+    "resigned": "the others resigned",
 }
 
 
@@ -211,6 +212,8 @@ def _text(raw: dict[str, Any]) -> str:
     if type_ == "shuffle":
         purpose = str(raw.get("purpose", "")).replace("_", " ")
         return f"shuffle #{raw.get('number', 0)} for the {purpose} ({raw.get('size')} cards)"
+    if type_ == "resigned":
+        return f"resigns with {raw['cards_left']} cards left: ranked last"
     if type_ == "dealer_card":
         return f"draws {codes_text(group_codes(raw, 'card'))} for the deal"
     if type_ == "dealer_chosen":

@@ -62,12 +62,12 @@ def forget_states() -> None:
 
 
 def game_state(game: Game, *, use_memory: bool = True, use_snapshots: bool = True) -> Any | None:
-    """The engine state after ``game.version`` events, or ``None`` before the match starts.
+    """The engine state after ``game.version`` events, or ``None`` before the match starts (or if it never did).
 
     Starts from the newest of: the in-memory state, the latest snapshot, the initial state; then
     replays the actions logged after it. Raises ``EngineError`` only if the log is corrupt.
     """
-    if game.status == GameStatus.WAITING:
+    if game.status in (GameStatus.WAITING, GameStatus.CANCELLED):
         return None
     engine = engine_of(game)
     start_version, state = 0, None

@@ -81,6 +81,8 @@ def game_detail(game: Game, user: AbstractBaseUser | AnonymousUser) -> dict[str,
         "seat_count": game.seat_count,
         "options": game.options,
         "turn_timeout": game.turn_timeout,
+        "max_timeouts": game.max_timeouts,
+        "on_absent": game.on_absent,
         "creator": {"id": game.creator_id, "name": game.creator.get_username()},
         "created": game.created,
         "viewer": viewer,
@@ -116,7 +118,8 @@ def my_turns(user: AbstractBaseUser) -> list[dict[str, Any]]:
     """
     now = timezone.now()
     seats = (
-        Seat.objects.filter(player=user, to_act=True, game__status=GameStatus.ACTIVE)
+        # A seat the bot plays after its timeouts owes the caller nothing.
+        Seat.objects.filter(player=user, to_act=True, bot="", game__status=GameStatus.ACTIVE)
         .select_related("game")
         .order_by(F("game__deadline").asc(nulls_last=True), "game__updated")
     )

@@ -17,7 +17,7 @@ from games.engine.protocol import Action
 from games.models import Game, GameStatus, IdempotencyKey, IdempotencyStatus
 from games.selectors.state import engine_of, game_state
 from games.selectors.views import event_json
-from games.services.log import append_action, game_lock, seat_of
+from games.services.log import append_action, game_lock, seat_bots, seat_of
 from palace_api.errors import ConflictError, ForbiddenError, NotFoundError, UnprocessableError
 
 IN_FLIGHT_EXPIRY = timedelta(minutes=2)
@@ -61,8 +61,9 @@ def action_submit(
     Without ``expected_version`` the version read when the request began is expected, so a request
     that raced another for the same decision gets a conflict rather than a decision it never saw.
     Raises ``NotFoundError("game_not_found")``, ``ConflictError`` (``version_conflict`` with
-    ``current_version``, ``game_not_started``, ``game_finished``), ``ForbiddenError``
-    (``not_seated``, ``not_your_turn``) and ``EngineError`` for an illegal action (400).
+    ``current_version``, ``game_not_started``, ``game_finished``, ``game_cancelled``), ``ForbiddenError``
+    (``not_seated``, ``not_your_turn``, ``seat_played_by_bot``: handed to the bot after ``max_timeouts``)
+    and ``EngineError`` for an illegal action (400).
     """
     seen = None
     if expected_version is None:
@@ -85,6 +86,10 @@ def action_submit(
             raise ConflictError("game_not_started", "the game waits for players")
         if game.status == GameStatus.FINISHED:
             raise ConflictError("game_finished", "the game is over")
+        if game.status == GameStatus.CANCELLED:
+            raise ConflictError("game_cancelled", "this game was cancelled")
+        if seat_bots(game).get(seat):
+            raise ForbiddenError("seat_played_by_bot", "after your timeouts the bot plays your seat to the end")
         state = game_state(game)
         engine = engine_of(game)
         if seat not in engine.to_act(state):

@@ -11,13 +11,15 @@ from django.db import IntegrityError, transaction
 from games.engine.bots import get_bot
 from games.engine.cards import parse_cards
 from games.engine.registry import get_game
-from games.models import Event, Game, GameStatus, Seat
+from games.models import Event, Game, GameStatus, OnAbsent, Seat
 from games.services.log import append_action, append_rows
 from palace_api.errors import ApplicationError, ConflictError, ForbiddenError, NotFoundError
 
 TURN_TIMEOUT_MIN = 10
 TURN_TIMEOUT_MAX = 14 * 24 * 3600
-SERVER_OPTIONS = {"turn_timeout"}
+MAX_TIMEOUTS_DEFAULT = 3
+MAX_TIMEOUTS_MAX = 100
+SERVER_OPTIONS = {"turn_timeout", "max_timeouts", "on_absent"}
 """Options the server keeps for itself; every other option goes to the engine."""
 
 
@@ -30,6 +32,22 @@ def _turn_timeout(value: Any) -> int | None:
             f"option 'turn_timeout' is seconds from {TURN_TIMEOUT_MIN} to {TURN_TIMEOUT_MAX} (14 days), or null",
         )
     return value
+
+
+def _max_timeouts(value: Any) -> int | None:
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_TIMEOUTS_MAX:
+        raise ApplicationError(
+            "invalid_option", f"option 'max_timeouts' counts timeouts in a row, 1 to {MAX_TIMEOUTS_MAX}, or null"
+        )
+    return value
+
+
+def _on_absent(value: Any) -> str:
+    if value not in OnAbsent.values:
+        raise ApplicationError("invalid_option", f"option 'on_absent' is one of {OnAbsent.values}")
+    return str(value)
 
 
 def _copies_per_card(engine: Any, options: dict[str, Any], seats: int) -> int:
@@ -86,7 +104,10 @@ def game_create(
 ) -> Game:
     """Create a game waiting for its players; the creator is not seated.
 
-    ``options``: the engine's options plus ``turn_timeout`` (seconds, 10 s to 14 days).
+    ``options``: the engine's options plus the server's (``SERVER_OPTIONS``): ``turn_timeout`` (seconds,
+    10 s to 14 days, or null), ``max_timeouts`` (consecutive timeouts of a seat, 1 to 100, default 3, null
+    for never) and ``on_absent`` (``"resign"``, the default, or ``"bot"``: what those timeouts do, see
+    ``games.services.turns.timeout_apply``).
     ``prearranged_shuffles`` (staff only): the n-th shuffle of the match yields the n-th list as
     the stock, top card first; each card in a list as often as the pack holds it (twice with two
     decks). Raises ``EngineError`` (``unknown_kind``, ``invalid_option``...),
@@ -94,6 +115,8 @@ def game_create(
     """
     options = dict(options or {})
     turn_timeout = _turn_timeout(options.pop("turn_timeout", None))
+    max_timeouts = _max_timeouts(options.pop("max_timeouts", MAX_TIMEOUTS_DEFAULT))
+    on_absent = _on_absent(options.pop("on_absent", OnAbsent.RESIGN))
     engine = get_game(kind)
     engine_options = engine.normalize_options(options, seats)
     if prearranged_shuffles is not None and not getattr(creator, "is_staff", False):
@@ -104,6 +127,8 @@ def game_create(
         seat_count=seats,
         options=engine_options,
         turn_timeout=turn_timeout,
+        max_timeouts=max_timeouts,
+        on_absent=on_absent,
         prearranged_shuffles=shuffles,
         creator=creator,
     )
@@ -125,6 +150,8 @@ def seat_take(*, game_id: int, player: AbstractBaseUser, seat: int | None = None
         if game.creator_id != player.pk:
             raise ForbiddenError("creator_only", "only the game's creator seats bots")
         get_bot(game.kind, bot)
+    if game.status == GameStatus.CANCELLED:
+        raise ConflictError("game_cancelled", "this game was cancelled")
     if game.status != GameStatus.WAITING:
         raise ConflictError("game_started", "this game has started: its seats are closed")
     taken = {row.number: row for row in Seat.objects.filter(game=game)}

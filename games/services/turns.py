@@ -15,11 +15,14 @@ from games.engine.bots import get_bot
 from games.engine.cards import parse_cards
 from games.engine.errors import EngineError
 from games.engine.protocol import Action
-from games.models import Game, GameStatus, Seat
+from games.models import Event, Game, GameStatus, OnAbsent, Seat
 from games.selectors.state import engine_of, game_state
-from games.services.log import append_action, game_lock, seat_bots
+from games.services.log import append_action, append_rows, game_lock, seat_bots
 
 _RNG = secrets.SystemRandom()
+
+ABSENT_BOT = "basic"
+"""The bot that plays a seat handed over after ``max_timeouts`` (``on_absent: "bot"``): every kind has one."""
 
 
 def _locked_game(game_id: int, version: int | None) -> Game | None:
@@ -57,19 +60,70 @@ def bot_move(*, game_id: int, version: int) -> bool:
     seat = next((seat for seat in engine.to_act(state) if seat in bots), None)
     if seat is None:
         return False
-    choice = get_bot(game.kind, bots[seat]).choose(engine.view(state, seat), _RNG)
+    _bot_decide(game, state, seat, bots[seat])
+    return True
+
+
+def _bot_decide(game: Game, state: Any, seat: int, bot: str) -> Any:
+    """Append the decision of ``bot`` for ``seat``, or the seat's default action should the rules refuse
+    it; returns the new state."""
+    engine = engine_of(game)
+    choice = get_bot(game.kind, bot).choose(engine.view(state, seat), _RNG)
     try:
         # The engine refuses an illegal choice before anything is written.
-        append_action(game, state, _action_from(choice, seat))
+        state, _ = append_action(game, state, _action_from(choice, seat))
     except EngineError:
-        append_action(game, state, engine.default_action(state, seat))
-    return True
+        state, _ = append_action(game, state, engine.default_action(state, seat))
+    return state
+
+
+def _timeouts_before(game: Game, seat: int, limit: int) -> int:
+    """How many of ``seat``'s last decisions, up to ``limit``, were timeouts in a row (read off the log:
+    its engine actions marked ``timeout``; entries without an action, a seat taken say, do not count)."""
+    if limit <= 0:
+        return 0
+    decisions = (
+        Event.objects.filter(game=game, actor=seat, payload__has_key="action")
+        .order_by("-seq")
+        .values_list("payload", flat=True)[:limit]
+    )
+    count = 0
+    for payload in decisions:
+        if not payload["action"].get("timeout"):
+            break
+        count += 1
+    return count
+
+
+def _absent(game: Game, state: Any, seat: int) -> Any:
+    """The seat has timed out ``max_timeouts`` times in a row: it resigns (``on_absent: "resign"``; the
+    engine's ``resign`` marked ``timeout``), or the basic bot takes it for the rest of the match and makes
+    this decision (``"bot"``; a ``seat_to_bot`` entry, which replay skips: the engine never knows who
+    decides for a seat). Returns the new state."""
+    if game.on_absent == OnAbsent.BOT:
+        Seat.objects.filter(game=game, number=seat).update(bot=ABSENT_BOT)
+        game._seats = None  # type: ignore[attr-defined]  # the seats changed: the appends below read them again
+        entry = Event(
+            game=game,
+            seq=game.version + 1,
+            kind="seat_to_bot",
+            actor=seat,
+            payload={"seat": seat, "bot": ABSENT_BOT, "timeouts": game.max_timeouts},
+        )
+        append_rows(game, [entry])
+        return _bot_decide(game, state, seat, ABSENT_BOT)
+    state, _ = append_action(game, state, Action(type="resign", seat=seat, timeout=True))
+    return state
 
 
 @transaction.atomic
 def timeout_apply(*, game_id: int, version: int | None = None) -> bool:
     """Apply the default action of every human seat the expired deadline concerns (``due_to_act``:
     in a simultaneous setup all who have not chosen, else the one seat the game waits for).
+
+    Absent players: the ``max_timeouts``-th timeout in a row of a seat (counted in its own decisions,
+    ``_timeouts_before``; ``None``: never) applies no default action: the seat resigns, or with
+    ``on_absent: "bot"`` the basic bot takes the seat for the rest of the match and decides (``_absent``).
 
     Does nothing before the deadline, after the game moved past ``version`` (when given), or when
     another worker applied it first: the game row is locked and the deadline re-read under the lock,
@@ -83,7 +137,12 @@ def timeout_apply(*, game_id: int, version: int | None = None) -> bool:
     humans = {number for number, bot in seat_bots(game).items() if not bot}
     expired = [seat for seat in engine.due_to_act(state) if seat in humans]
     for seat in expired:
-        if seat in engine.due_to_act(state):  # a seat the last default made act again keeps its new deadline
+        if seat not in engine.due_to_act(state):  # a seat the last default made act again keeps its new deadline
+            continue
+        limit = game.max_timeouts
+        if limit is not None and _timeouts_before(game, seat, limit - 1) >= limit - 1:
+            state = _absent(game, state, seat)
+        else:
             state, _ = append_action(game, state, engine.default_action(state, seat))
     return bool(expired)
 

@@ -2,7 +2,8 @@
 card he may not know, in any view or any field of any log entry (``action`` included).
 
 Given 200 games (100 of each kind; every option drawn at random per game, 2-5 seats, humans, now and
-then a bot seat and an expired deadline), when each decision is applied through ``action_submit``,
+then a bot seat, an expired deadline, a resignation, and ``max_timeouts`` that resign an absent seat or
+hand it to the basic bot), when each decision is applied through ``action_submit``, ``game_resign``,
 ``bot_move`` or ``timeout_apply``, then every seat, a spectator and an anonymous client read the game
 view and every new log entry, and no card code in them lies outside what that viewer knows.
 
@@ -23,11 +24,13 @@ from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
 
 from games.engine.cards import FULL_DECK
+from games.engine.errors import EngineError
 from games.engine.protocol import SPECTATOR, STAFF
 from games.models import Event, Game
 from games.selectors.views import event_json, game_detail, game_get
 from games.services.actions import action_submit
 from games.services.games import game_create, seat_take
+from games.services.lifecycle import game_resign
 from games.services.turns import bot_move, timeout_apply
 from players.services import player_register
 from tests.engine.shedding.test_properties import OPTION_VALUES as SHEDDING_OPTION_VALUES
@@ -38,6 +41,8 @@ GAMES_PER_KIND = 100
 BLOCKS = 10
 """The games of a kind run in this many tests, so that pytest-xdist spreads them over its workers."""
 MAX_DECISIONS = 3000
+RESIGN_RATE = 0.01
+"""The chance, before each decision, that a random human seat resigns (README decisions, "Resigning")."""
 
 
 def codes_in(value: object, found: set[str] | None = None) -> set[str]:
@@ -240,7 +245,9 @@ def play_audited(kind: str, seed: int) -> Audit:
     tag = "pk" if kind == "palace-poker" else "sh"
     users = [player_register(name=f"r{seed}s{seat}{tag}")[0] for seat in range(seats)]
     spectator = player_register(name=f"r{seed}watch{tag}")[0]
-    game = game_create(creator=users[0], kind=kind, seats=seats, options=options)
+    # Absent players (games.services.turns.timeout_apply): resigned, or handed to the basic bot.
+    absent = {"max_timeouts": rng.choice([1, 2, None]), "on_absent": rng.choice(["resign", "bot"])}
+    game = game_create(creator=users[0], kind=kind, seats=seats, options={**options, **absent})
     bot_seat = rng.choice([None, None, seats - 1])
     for seat, user in enumerate(users):
         if seat == bot_seat:
@@ -255,7 +262,17 @@ def play_audited(kind: str, seed: int) -> Audit:
         if game.status != "active":
             return audit
         detail = game_detail(game_get(game.pk), users[0])
-        humans = [seat for seat in game.seats.filter(to_act=True).values_list("number", flat=True) if seat != bot_seat]
+        # A seat handed to the bot after its timeouts is the bot's from then on.
+        humans = list(game.seats.filter(to_act=True, bot="").values_list("number", flat=True))
+        if humans and rng.random() < RESIGN_RATE:
+            seat = rng.choice([seat for seat in range(seats) if seat != bot_seat])
+            try:
+                resigned = game_resign(user=users[seat], game_id=game.pk)
+            except EngineError as error:
+                assert error.code == "not_in_match"
+            else:
+                audit.after_write(resigned.to_json(), seat)
+            continue
         if not humans:
             assert bot_move(game_id=game.pk, version=game.version), "a bot owed a decision and did not act"
             audit.after_write()

@@ -51,16 +51,16 @@ def attack(ctx: Ctx, seat: int, target: int | None, amount: int | None) -> None:
 
 
 def fold(ctx: Ctx, seat: int) -> None:
-    """The responder gives up the battle and is out of the hand.
+    """``seat`` gives up the battle and is out of the hand: the responder, or either side when he resigns.
 
-    An uncalled raise of the other side goes back to it (palace-poker.txt, "Raise": an attacker
-    who folds to a raise leaves the defender's raise with the defender); the attacker's bet stays
-    in the pot. The winner takes the loser's banner and soldiers as soldiers.
+    An uncalled raise goes back to whoever made it, the side that is not to respond (palace-poker.txt,
+    "Raise": an attacker who folds to a raise leaves the defender's raise with the defender); the
+    attacker's bet stays in the pot. The winner takes the loser's banner and soldiers as soldiers.
     """
     battle = ctx.t.battle
     winner = battle.opponent(seat)
     ctx.emit("battle_fold", seat, opponent=winner)
-    ctx.refund(winner, battle.uncalled, reason="uncalled_raise")
+    ctx.refund(battle.opponent(battle.responder), battle.uncalled, reason="uncalled_raise")
     _lose(ctx, seat, winner, by="fold")
 
 

@@ -15,6 +15,8 @@ Action types and their fields (amounts in chips):
   folds, calls or raises in a battle.
 - Under ``two_left_must_battle`` one of the last two players may not ``stay`` or ``discard`` on
   his turn while he can pay a bet (``games.engine.poker.two_left``).
+- ``resign``: leave the match for good, at any decision point, on turn or not; never among the legal
+  actions (``games.engine.poker.resign``).
 - ``shuffle`` ``cards``: chance's action, the new order of the cards being shuffled, top first.
 """
 
@@ -29,6 +31,7 @@ from games.engine.poker import battle, deal, play
 from games.engine.poker.context import Ctx
 from games.engine.poker.legal import default_action, legal_actions, seat_to_act
 from games.engine.poker.options import parse_options
+from games.engine.poker.resign import resign
 from games.engine.poker.state import (
     BATTLE,
     DISCARD,
@@ -114,8 +117,9 @@ class PalacePoker:
 
         Raises ``IllegalAction`` with codes ``game_over``, ``awaiting_shuffle``, ``no_shuffle_due``,
         ``invalid_shuffle``, ``unknown_action``, ``not_your_turn``, ``action_not_allowed``,
-        ``unexpected_field`` and those of the action itself (``insufficient_chips``,
-        ``same_banner_suit``, ``invalid_target``, ``invalid_amount``, ``too_many_soldiers``, ...).
+        ``unexpected_field``, ``invalid_seat`` and ``not_in_match`` (a ``resign``) and those of the action
+        itself (``insufficient_chips``, ``same_banner_suit``, ``invalid_target``, ``invalid_amount``,
+        ``too_many_soldiers``, ...).
         """
         ctx = Ctx(state)
 
@@ -125,7 +129,16 @@ class PalacePoker:
                 raise IllegalAction("action_not_allowed", f"{action.type!r} is not allowed now (step {state.step!r})")
             handler(ctx, seat, action)
 
-        return apply_frame(self, state, action, ctx, chance=_CHANCE, fields=_FIELDS, decide=decide)
+        return apply_frame(
+            self,
+            state,
+            action,
+            ctx,
+            chance=_CHANCE,
+            fields=_FIELDS,
+            decide=decide,
+            resign=lambda seat: resign(ctx, seat),
+        )
 
     def view(self, state: PokerState, viewer: Viewer) -> dict[str, Any]:
         """See ``games.engine.poker.view.view``."""

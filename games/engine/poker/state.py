@@ -67,7 +67,8 @@ class PokerState:
     ``quiet``: seats that took a turn without putting chips in since chips last went in (with
     ``quiet_start``, who began that run); ``known``: per seat, the other seats that have seen its
     palace cards; ``shown``: per seat, palace cards shown to everyone at a showdown; ``scores``:
-    per seat, the points of the ``points`` variation (palace-poker.txt, "Palace Poker without money").
+    per seat, the points of the ``points`` variation (palace-poker.txt, "Palace Poker without money");
+    ``resigned``: seats that resigned, in order (``resign``), out of the match like a seat without chips.
     """
 
     options: PokerOptions
@@ -101,6 +102,7 @@ class PokerState:
     shown: tuple[bool, ...] = ()
     winners: tuple[int, ...] = ()
     scores: tuple[int, ...] = ()
+    resigned: tuple[int, ...] = ()
 
     def deal_order(self) -> tuple[int, ...]:
         """Seats in this hand, from the dealer's left clockwise, the dealer last."""

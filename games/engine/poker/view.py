@@ -30,7 +30,7 @@ def view(state: PokerState, viewer: Viewer) -> dict[str, Any]:
 
     Shape: ``kind``, ``phase``, ``hand``, ``dealer``, ``pot``, ``to_act`` (seats), ``step``,
     ``battle`` (attacker, defender, bet, responder, owed, raises) or ``None``, ``stock_size``,
-    ``discard_size``, ``set_aside`` (codes), ``seats`` (each ``seat``, ``stack``, ``in_match``,
+    ``discard_size``, ``set_aside`` (codes), ``seats`` (each ``seat``, ``stack``, ``in_match``, ``resigned``,
     ``in_hand``, ``banner``, ``soldiers``, ``palace`` as codes, or ``null`` per card the viewer may
     not know), ``legal_actions`` (the viewer's), ``winners``, ``options`` and, under the ``points``
     variation, ``scores`` (per seat). The discard pile's top card is never shown (the
@@ -46,6 +46,7 @@ def view(state: PokerState, viewer: Viewer) -> dict[str, Any]:
             "seat": seat,
             "stack": state.stacks[seat],
             "in_match": state.in_match[seat],
+            "resigned": seat in state.resigned,
             "in_hand": bool(state.in_hand and state.in_hand[seat]) and state.hand_number > 0,
             "put_in": state.put_in[seat] if state.put_in else 0,
             "banner": None if banner is None else banner.code,

@@ -63,6 +63,11 @@ Decisions where the texts are silent (or where the issue asked for one):
     bots finish in about 70 turns, 110 at most over 200 games, ten in 200 to 250) the match ends
     with reason ``"stalemate"``, ranked as in 15. This bounds every match: ``seats + max_turns``
     decisions besides the shuffles.
+17. Resigning (neither text has it; ``resign``): at any decision point, on turn or not, in the setup too. The
+    player is out for good and ranked last (the last to resign above the first); his cards stay where they
+    lie, as hidden as before; in the setup his visible row joins his hand unturned. The turn passes only if
+    it was his. One player left ends the match (reason ``"resigned"``). Each seat resigns at most once, so a
+    match takes at most ``2 x seats + max_turns`` decisions besides its shuffles.
 """
 
 from games.engine.shedding.game import PALACE, PalaceShedding

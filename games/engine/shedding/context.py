@@ -19,17 +19,17 @@ class Ctx(EventRecorder):
         self.t: Any = Draft(state)
 
     def next_active(self, seat: int) -> int:
-        """The first seat after ``seat`` clockwise that still holds cards."""
+        """The first seat after ``seat`` clockwise that is still in the match (holds cards, not resigned)."""
         t = self.t
         for k in range(1, t.seats + 1):
             candidate = (seat + k) % t.seats
-            if candidate not in t.out:
+            if candidate not in t.out and candidate not in t.resigned:
                 return candidate
         raise AssertionError("nobody holds cards")
 
     def active(self) -> list[int]:
-        """Seats still holding cards, in seat order."""
-        return [seat for seat in range(self.t.seats) if seat not in self.t.out]
+        """Seats still in the match (holding cards, not resigned), in seat order."""
+        return [seat for seat in range(self.t.seats) if seat not in self.t.out and seat not in self.t.resigned]
 
     def cards_left(self, seat: int) -> int:
         """Cards ``seat`` still holds (hand, face up, face down)."""

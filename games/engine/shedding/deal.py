@@ -124,8 +124,28 @@ def choose_face_up(ctx: Ctx, seat: int, cards: tuple[Card, ...]) -> None:
         raise IllegalAction("not_your_cards", "choose among your hand and face-up cards")
     t.choices[seat] = sort_cards(cards)
     ctx.emit("face_up_chosen", seat, cards={"cards": private(cards, [seat])})
-    if all(choice is not None for choice in t.choices):
+    if setup_done(ctx):
         begin_play(ctx)
+
+
+def setup_done(ctx: Ctx) -> bool:
+    """Whether every seat still in the match has chosen (a seat that resigned chooses nothing)."""
+    t = ctx.t
+    return all(t.choices[seat] is not None for seat in ctx.active())
+
+
+def unchosen_to_hand(ctx: Ctx, seat: int) -> None:
+    """A seat leaving the setup without its choice turned up (it resigned, or the match ended in the setup):
+    its visible row joins its hand, as if it had exchanged all three (a¶9.2), with no event: dealt face up
+    (a¶8.5) those cards stay known to all, dealt to the hand (b "Setup") to their owner alone. So no view
+    ever shows a row that was never turned up."""
+    t = ctx.t
+    row = t.face_up[seat]
+    t.hands[seat] = sort_cards([*t.hands[seat], *row])
+    if t.options.setup_deal == "face_up":
+        t.hand_public[seat] = sort_cards([*t.hand_public[seat], *row])
+    t.face_up[seat] = []
+    t.choices[seat] = None
 
 
 def begin_play(ctx: Ctx) -> None:
@@ -135,7 +155,7 @@ def begin_play(ctx: Ctx) -> None:
     known to all (everyone saw them dealt and taken up).
     """
     t = ctx.t
-    for seat in range(t.seats):
+    for seat in ctx.active():
         chosen = t.choices[seat]
         six = [*t.hands[seat], *t.face_up[seat]]
         exchanged = minus(t.face_up[seat], chosen) if t.options.setup_deal == "face_up" else []
@@ -158,13 +178,15 @@ def first_player(ctx: Ctx) -> tuple[int, str]:
 
     ``"lowest_face_up"``: clockwise from the dealer's left, the first player showing a face-up three,
     else a four, and so on (a¶10.2-4), ranks counted as in a¶5.2 (a two highest; a ten between 9
-    and J); ``"left_of_dealer"``; or the seat the option names (b "Setup", last paragraph).
+    and J); ``"left_of_dealer"``; or the seat the option names (b "Setup", last paragraph). A seat
+    that resigned in the setup is skipped.
     """
     t = ctx.t
     rule = t.options.first_player
     if isinstance(rule, int):
-        return rule, "chosen_seat"
-    order = deal_order(t)
+        # A chosen seat that resigned in the setup: the next seat clockwise still in the match.
+        return (rule if rule in ctx.active() else ctx.next_active(rule)), "chosen_seat"
+    order = [seat for seat in deal_order(t) if seat in ctx.active()]
     if rule == LEFT_OF_DEALER:
         return order[0], LEFT_OF_DEALER
     assert rule == LOWEST_FACE_UP  # noqa: S101 - parse_options allows nothing else

@@ -17,7 +17,7 @@ def check_out(ctx: Ctx, seat: int) -> bool:
     single player still holds cards. Returns whether the match ended.
     """
     t = ctx.t
-    if seat in t.out or ctx.cards_left(seat):
+    if seat in t.out or seat in t.resigned or ctx.cards_left(seat):
         return False
     t.out.append(seat)
     ctx.emit("player_out", seat, place=len(t.out))
@@ -44,16 +44,17 @@ def check_stalemate(ctx: Ctx) -> bool:
 
 def end_match(ctx: Ctx, reason: str) -> None:
     """Rank everyone and finish: the players out in the order they went out, then those still
-    holding cards by fewest cards left, ties in deal order (clockwise from the dealer's left).
+    holding cards by fewest cards left, ties in deal order (clockwise from the dealer's left), then
+    those who resigned, the last to resign first (``resign``).
 
     ``reason``: ``"last_player"`` (the last one left loses), ``"first_out"`` (the first out wins;
-    the text ranks nobody else) or ``"stalemate"``.
+    the text ranks nobody else), ``"stalemate"`` or ``"resigned"`` (one player is left in the match).
     """
     t = ctx.t
     deal_order = [(t.dealer + 1 + k) % t.seats for k in range(t.seats)]
     left = {seat: ctx.cards_left(seat) for seat in range(t.seats)}
     remaining = sorted(ctx.active(), key=lambda seat: (left[seat], deal_order.index(seat)))
-    t.order = [*t.out, *remaining]
+    t.order = [*t.out, *remaining, *reversed(t.resigned)]
     t.end_reason = reason
     t.phase = FINISHED
     t.chance = None

@@ -8,6 +8,8 @@ Action types and their fields (what a client POSTs, with ``expected_version``):
   (a redraw, a four of a kind completed): see ``legal.optional_plays``.
 - ``pick_up``: take the pile (on turn).
 - ``play_face_down`` [``target``]: flip the face-down card at position 0-2 (default: the first left).
+- ``resign``: leave the match for good and be ranked last, at any decision point, on turn or not (the
+  setup included); never among the legal actions (``games.engine.shedding.resign``).
 - ``shuffle`` ``cards``: chance's action, the new order of the pack, top first.
 """
 
@@ -24,6 +26,7 @@ from games.engine.shedding.context import Ctx
 from games.engine.shedding.ending import check_stalemate
 from games.engine.shedding.legal import default_action, legal_actions, seats_to_act
 from games.engine.shedding.options import parse_options
+from games.engine.shedding.resign import resign
 from games.engine.shedding.state import FINISHED, PLAY, SETUP, ShedState, state_from_json, state_to_json
 from games.engine.shedding.turns import take_up_face_up
 from games.engine.shedding.view import view
@@ -97,7 +100,7 @@ class PalaceShedding:
         ``action_not_allowed`` and those of the action (``choose_three``, ``not_your_cards``,
         ``no_cards``, ``mixed_ranks``, ``does_not_beat``, ``play_face_down``,
         ``invalid_out_of_turn_play``, ``not_on_turn``, ``empty_pile``, ``must_play``,
-        ``face_down_not_yet``, ``invalid_target``).
+        ``face_down_not_yet``, ``invalid_target``); a ``resign``: ``invalid_seat``, ``not_in_match``.
         """
         ctx = Ctx(state)
 
@@ -113,7 +116,16 @@ class PalaceShedding:
                 take_up_face_up(ctx)
                 check_stalemate(ctx)
 
-        return apply_frame(self, state, action, ctx, chance=_CHANCE, fields=_FIELDS, decide=decide)
+        return apply_frame(
+            self,
+            state,
+            action,
+            ctx,
+            chance=_CHANCE,
+            fields=_FIELDS,
+            decide=decide,
+            resign=lambda seat: resign(ctx, seat),
+        )
 
     def view(self, state: ShedState, viewer: Viewer) -> dict[str, Any]:
         """See ``games.engine.shedding.view.view``."""

@@ -78,7 +78,7 @@ def optional_plays(s: Any, seat: int) -> list[LegalAction]:
     (option ``out_of_turn_four``): enough cards of the rank on top of the pile, from where he plays,
     to make four on top (palace-shedding-b.txt "Other Misc. Rules", third bullet).
     """
-    if s.phase != PLAY or seat == s.turn or seat in s.out:
+    if s.phase != PLAY or seat == s.turn or seat in s.out or seat in s.resigned:
         return []
     entries: list[LegalAction] = []
     rank, run = top_run(s.pile)
@@ -100,7 +100,7 @@ def seats_to_act(s: Any) -> tuple[int, ...]:
     if s.chance is not None:
         return ()
     if s.phase == SETUP:
-        return tuple(seat for seat in range(s.seats) if s.choices[seat] is None)
+        return tuple(seat for seat in range(s.seats) if s.choices[seat] is None and seat not in s.resigned)
     if s.phase != PLAY:
         return ()
     turn = s.turn
@@ -118,7 +118,7 @@ def legal_actions(s: Any, seat: int) -> tuple[LegalAction, ...]:
     pile is not empty and he cannot play, or always under ``must_play_if_able: false`` (never
     before a blind card while it is on). Not on turn: his out-of-turn ``play`` entries, if any.
     """
-    if s.chance is not None:
+    if s.chance is not None or seat in s.resigned:
         return ()
     if s.phase == SETUP:
         if s.choices[seat] is not None:

@@ -46,7 +46,8 @@ class ShedState:
     ``redraw_seat`` / ``redraw_cards``: just-drawn cards of the rank just played that this seat may
     still add (palace-shedding-a.txt ¶19); ``turns``: play decisions so far (the stalemate count);
     ``out``: seats that ran out of cards, in order; ``order``: the final ranking once finished,
-    with ``end_reason``.
+    with ``end_reason``; ``resigned``: seats that resigned, in order (``resign``): their cards stay
+    where they lay, out of play.
     """
 
     options: ShedOptions
@@ -73,10 +74,12 @@ class ShedState:
     out: tuple[int, ...] = ()
     order: tuple[int, ...] = ()
     end_reason: str | None = None
+    resigned: tuple[int, ...] = ()
 
     def active(self) -> tuple[int, ...]:
-        """Seats still holding cards, in seat order (everyone before play begins)."""
-        return tuple(seat for seat in range(self.seats) if seat not in self.out)
+        """Seats still in the match, in seat order: holding cards and not resigned (everyone before play
+        begins, the resigned aside)."""
+        return tuple(seat for seat in range(self.seats) if seat not in self.out and seat not in self.resigned)
 
     def cards_left(self, seat: int) -> int:
         """Cards ``seat`` still holds: hand, face up and face down."""

@@ -55,6 +55,7 @@ def _seat_row(state: ShedState, seat: int, viewer: Viewer) -> dict[str, Any]:
         ],
         "cards_left": state.cards_left(seat),
         "out": seat in state.out,
+        "resigned": seat in state.resigned,
         "place": state.order.index(seat) + 1
         if state.order
         else (state.out.index(seat) + 1 if seat in state.out else None),
@@ -76,7 +77,7 @@ def view(state: ShedState, viewer: Viewer) -> dict[str, Any]:
     ``stock_size``, ``pile`` (codes, top last), ``pile_top`` (``rank`` and ``count`` on top in a
     row), ``burned`` (codes), ``seats`` (each ``seat``, ``hand`` (codes or ``null``), ``hand_size``,
     ``face_up``, ``face_down`` (``position`` and ``card``: ``null`` but for staff), ``cards_left``,
-    ``out``, ``place``; in the setup ``chosen`` and the owner's ``choice``), ``legal_actions``
+    ``out``, ``resigned``, ``place``; in the setup ``chosen`` and the owner's ``choice``), ``legal_actions``
     (the viewer's), ``out_order``, ``result`` (``order`` and ``reason`` once finished) and
     ``options``. Raises ``EngineError("invalid_viewer")``.
     """

@@ -1,8 +1,10 @@
 """Property tests: random legal play to the end of a match (OpenSpiel-style random playouts).
 
 Invariants checked after every action: no card lost, created or dealt twice; no chip lost or
-created; every view free of cards its viewer may not know; and, at the end, replaying the recorded
-actions (through their JSON form) from the same options gives an equal state.
+created; every view free of cards its viewer may not know; a seat that resigned never acts again; and,
+at the end, replaying the recorded actions (through their JSON form) from the same options gives an
+equal state. Now and then a random seat still in the match resigns, on turn or not (the README's
+decisions list, "Resigning"; ``games.engine.poker.resign``).
 
 Termination: every chip action moves at least one chip from a stack to the pot and the pot only
 empties at a hand's end, so a hand has finitely many chip actions, and between two of them at most
@@ -24,6 +26,8 @@ from games.engine.protocol import SPECTATOR, STAFF, Action
 from tests.engine.poker.helpers import GAME
 
 MAX_STEPS = 20_000
+RESIGN_RATE = 0.01
+"""The chance, at each decision, that a random seat still in the match resigns instead."""
 
 
 def random_action(state, seat: int, rng: random.Random) -> Action:
@@ -64,6 +68,17 @@ def codes_in(view: object) -> set[str]:
 CODES = {card.code for card in FULL_DECK}
 
 
+def next_action(state, rng: random.Random) -> Action:
+    """A shuffle when one is due; else now and then a resignation of a random seat still in the match,
+    else a random legal action of the seat to act."""
+    request = GAME.chance_request(state)
+    if request:
+        return sample_shuffle(request, rng)
+    if rng.random() < RESIGN_RATE:
+        return Action(type="resign", seat=rng.choice([seat for seat in range(state.seats) if state.in_match[seat]]))
+    return random_action(state, GAME.to_act(state)[0], rng)
+
+
 def play_match(options: dict, seats: int, rng: random.Random):
     """Play to the end; check invariants at every step; return the log of actions and the state."""
     state = GAME.new_game(options, seats)
@@ -73,11 +88,12 @@ def play_match(options: dict, seats: int, rng: random.Random):
     for _ in range(MAX_STEPS):
         if GAME.is_over(state):
             break
-        request = GAME.chance_request(state)
-        action = sample_shuffle(request, rng) if request else random_action(state, GAME.to_act(state)[0], rng)
+        action = next_action(state, rng)
         log.append(action.to_json())
         state, events = GAME.apply(state, action)
         assert sum(state.stacks) + state.pot == total_chips
+        assert not set(GAME.to_act(state)) & set(state.resigned), "a seat that resigned acts"
+        assert all(not state.in_match[seat] and not state.in_hand[seat] for seat in state.resigned)
         assert all(stack >= 0 for stack in state.stacks) and state.pot >= 0
         if state.phase == PLAY:
             cards = cards_in_play(state)
@@ -120,7 +136,10 @@ def test_random_matches_keep_every_invariant_and_replay_equal(
     }
     log, final = play_match(options, seats, rng)
     assert GAME.is_over(final)
-    assert final.winners and all(final.stacks[w] == max(final.stacks) for w in final.winners)
+    # A resigned seat's stack is out of play: the winners are the largest stacks of those still in.
+    in_match = [seat for seat in range(seats) if final.in_match[seat]]
+    assert final.winners and all(final.stacks[w] == max(final.stacks[s] for s in in_match) for w in final.winners)
+    assert not set(final.winners) & set(final.resigned)
 
     replayed = GAME.new_game(options, seats)
     for raw in json.loads(json.dumps(log)):
@@ -137,7 +156,5 @@ def test_state_json_round_trips_mid_hand(seed, seats):
     for _ in range(rng.randint(0, 120)):
         if GAME.is_over(state):
             break
-        request = GAME.chance_request(state)
-        action = sample_shuffle(request, rng) if request else random_action(state, GAME.to_act(state)[0], rng)
-        state, _ = GAME.apply(state, action)
+        state, _ = GAME.apply(state, next_action(state, rng))
     assert GAME.state_from_json(json.loads(json.dumps(GAME.state_to_json(state)))) == state

@@ -54,12 +54,18 @@ OPTION_PRODUCT = [
 ]
 CODES = {card.code for card in FULL_DECK}
 MAX_SHUFFLES = 10
+RESIGN_RATE = 0.01
+"""The chance, at each decision, that a random seat still in the match resigns instead (the README's
+decisions list, "Resigning"; ``games.engine.shedding.resign``): on turn or not, in the setup or in play."""
 REPEATS = ("legal_actions", "choice")
 
 
 def random_action(state: ShedState, rng: random.Random) -> Action:
-    """A seat of ``to_act`` (the race between seats), then one of its legal entries, uniformly; a
-    uniform count of that entry's cards; a random face-down position."""
+    """Now and then (``RESIGN_RATE``) a resignation of a seat still in the match; else a seat of ``to_act``
+    (the race between seats), then one of its legal entries, uniformly; a uniform count of that entry's
+    cards; a random face-down position."""
+    if rng.random() < RESIGN_RATE:
+        return Action(type="resign", seat=rng.choice(state.active()))
     seat = rng.choice(GAME.to_act(state))
     choice = rng.choice(GAME.legal_actions(state, seat))
     if choice.type == "play_face_down":
@@ -98,6 +104,7 @@ def check_state(state: ShedState) -> None:
         assert to_act and len(set(to_act)) == len(to_act)
         if state.phase == PLAY:
             assert to_act[0] == state.turn and state.turn not in state.out
+        assert not set(to_act) & set(state.resigned), "a seat that resigned acts"
     for seat in range(state.seats):
         assert bool(GAME.legal_actions(state, seat)) == (seat in to_act)
 
@@ -140,7 +147,7 @@ class TurnEnds:
         if after.phase != PLAY or not after.stock:
             return
         for seat, picked_up in self.picked_up.items():
-            if seat != after.turn and seat not in after.out and not picked_up:
+            if seat != after.turn and seat in after.active() and not picked_up:
                 assert len(after.hands[seat]) >= 3, f"seat {seat}'s turn ended without the draw to three"
 
 
@@ -149,7 +156,7 @@ def play_match(options: dict, seats: int, rng: random.Random, *, views: bool = T
     even without ``views``); return the log and the state."""
     state = GAME.new_game(options, seats)
     decks = state.options.decks
-    bound = seats + state.options.max_turns + MAX_SHUFFLES
+    bound = 2 * seats + state.options.max_turns + MAX_SHUFFLES  # each seat may also resign once
     known: dict = {viewer: Counter() for viewer in [*range(seats), SPECTATOR]}
     turn_ends = TurnEnds()
     log: list[dict] = []
@@ -176,6 +183,8 @@ def play_match(options: dict, seats: int, rng: random.Random, *, views: bool = T
     check_state(state)
     assert state.turns <= state.options.max_turns
     assert sorted(state.order) == list(range(seats))
+    if state.resigned:  # ranked last, the first to resign last of all
+        assert state.order[-len(state.resigned) :] == state.resigned[::-1]
     return log, state
 
 
