@@ -160,3 +160,44 @@ def test_a_game_without_listeners_is_not_read(make_player, django_assert_max_num
     with django_assert_max_num_queries(1):
         assert game_changes_announce(game_id=game.pk, version=version) == 0
     assert not Endpoint.objects.exists()
+
+
+def test_a_resignation_and_a_seat_handed_to_the_bot_are_announced_to_every_player(make_player, monkeypatch):
+    """Issue 11, absent players: a resignation and a seat handed to the bot are logged and announced by webhook,
+    to the player concerned too; after the hand-over he is told of no turn of the bot's."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.services.lifecycle import game_resign
+    from games.services.turns import timeout_apply
+
+    monkeypatch.setattr("socket.getaddrinfo", lambda host, port, **kw: [(2, 1, 6, "", (host, port))])
+    users = [make_player(f"p{seat}")[0] for seat in range(3)]
+    for user in users:
+        endpoint_create(user=user, url="http://93.184.216.34/hook", events=list(EVENT_TYPES))
+    options = {"turn_timeout": 60, "max_timeouts": 1, "on_absent": "bot"}
+    game = game_create(creator=users[0], kind="palace", seats=3, options=options)
+    for seat, user in enumerate(users):
+        seat_take(game_id=game.pk, player=user, seat=seat)
+
+    def announce() -> None:
+        game_changes_announce(game_id=game.pk, version=Game.objects.get(pk=game.pk).version)
+
+    announce()
+    game_resign(user=users[2], game_id=game.pk)
+    announce()
+    Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    assert timeout_apply(game_id=game.pk)  # the setup's first timeout: both choosers are handed to the bot
+    announce()
+    for seat, user in enumerate(users):
+        bodies = messages_of(user)
+        resigned = [body["data"] for body in bodies if body["type"] == "player.resigned"]
+        assert [(data["resigned"], data["timeout"]) for data in resigned] == [(2, False)]
+        handed = sorted(body["data"]["handed"] for body in bodies if body["type"] == "seat.to_bot")
+        assert handed == [0, 1]
+        assert all(body["data"]["seat"] == seat for body in bodies)
+    after = {row.seq for row in Event.objects.filter(game=game, kind="seat_to_bot")}
+    for user in users[:2]:
+        late = [b for b in messages_of(user) if b["type"] == "turn.due" and b["data"]["version"] > min(after)]
+        assert late == [], "a seat the bot plays gets no turn.due"

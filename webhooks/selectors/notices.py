@@ -26,8 +26,10 @@ TURN_DUE = "turn.due"
 GAME_STARTED = "game.started"
 GAME_FINISHED = "game.finished"
 HAND_FINISHED = "hand.finished"
+PLAYER_RESIGNED = "player.resigned"
+SEAT_TO_BOT = "seat.to_bot"
 PING = "webhook.ping"
-EVENT_TYPES = (TURN_DUE, GAME_STARTED, GAME_FINISHED, HAND_FINISHED)
+EVENT_TYPES = (TURN_DUE, GAME_STARTED, GAME_FINISHED, HAND_FINISHED, PLAYER_RESIGNED, SEAT_TO_BOT)
 """The event types an endpoint may subscribe to (``webhook.ping`` is sent on request only)."""
 
 
@@ -47,13 +49,15 @@ class Notice:
 class LogStretch:
     """The log of ``game`` after version ``first`` up to ``rows[-1].seq``, with what the derivers share.
 
-    ``humans``: seat -> player id, for seats a person holds. ``started``: the match began inside the stretch.
+    ``players``: seat -> player id, for every seat a person took; ``humans``: those of them the person still
+    plays (not handed to a bot). ``started``: the match began inside the stretch.
     ``due_before`` / ``due_after``: the seats the game waited for before and after it (``due_to_act``).
     """
 
     game: Game
     first: int
     rows: list[Event]
+    players: dict[int, int]
     humans: dict[int, int]
     started: bool
     due_before: frozenset[int]
@@ -168,8 +172,27 @@ def game_finished(stretch: LogStretch) -> list[Notice]:
     return notices
 
 
+def seat_changes(stretch: LogStretch) -> list[Notice]:
+    """``player.resigned`` (the ``resign`` action: ``resigned``, the seat that left, and ``timeout``, true when
+    its absence resigned it) and ``seat.to_bot`` (a ``seat_to_bot`` entry: ``handed``, the seat, ``bot``, the
+    policy now playing it, ``timeouts``) for every seat a person took, the one concerned included."""
+    notices = []
+    for row in stretch.rows:
+        if row.kind == "resign" and row.actor is not None:
+            extra = {"resigned": row.actor, "timeout": bool(row.payload["action"].get("timeout", False))}
+            kind = PLAYER_RESIGNED
+        elif row.kind == "seat_to_bot":
+            extra = {"handed": row.payload["seat"], "bot": row.payload["bot"], "timeouts": row.payload.get("timeouts")}
+            kind = SEAT_TO_BOT
+        else:
+            continue
+        for seat in sorted(stretch.players):
+            notices.append(Notice(kind, seat, row.seq, row.created, {**stretch.base(seat, version=row.seq), **extra}))
+    return notices
+
+
 Deriver = Callable[[LogStretch], list[Notice]]
-DERIVERS: tuple[Deriver, ...] = (game_started, hand_finished, game_finished, turn_due)
+DERIVERS: tuple[Deriver, ...] = (game_started, seat_changes, hand_finished, game_finished, turn_due)
 """In the order a stretch's notices are sent."""
 
 
@@ -206,11 +229,13 @@ def log_stretch(game: Game, *, first: int, last: int) -> LogStretch | None:
     for row in actions:
         state, _ = engine.apply(state, Action.from_json(row.payload["action"]))
     due_after = frozenset() if state is None else frozenset(engine.due_to_act(state))
-    humans = {seat.number: seat.player_id for seat in game.seats.all() if seat.player_id is not None}
+    players = {seat.number: seat.player_id for seat in game.seats.all() if seat.player_id is not None}
+    humans = {seat.number: seat.player_id for seat in game.seats.all() if seat.player_id is not None and not seat.bot}
     return LogStretch(
         game=game,
         first=first,
         rows=rows,
+        players=players,
         humans=humans,
         started=bool(actions) and not started_before,
         due_before=due_before,

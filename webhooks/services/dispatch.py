@@ -58,12 +58,12 @@ def _announce(*, game_id: int, first: int, claimed: int, last: int) -> int | Non
     if stretch is None:
         return 0
     notices = stretch_notices(stretch)
-    endpoints = listening_endpoints(list(stretch.humans.values()))
+    endpoints = listening_endpoints(list(stretch.players.values()))
     messages = [
         _message(notice, endpoint)
         for notice in notices
         for endpoint in endpoints
-        if _wants(endpoint, notice, user_id=stretch.humans[notice.seat])
+        if _wants(endpoint, notice, user_id=stretch.players[notice.seat])
     ]
     Message.objects.bulk_create(messages)
     # bulk_create sets primary keys on PostgreSQL and SQLite alike (RETURNING).
