@@ -1,0 +1,265 @@
+"""Webhook deliveries: how many a second, and whether games feel them.
+
+Run from the repository root with PostgreSQL and Redis up on loopback (``DATABASE_URL``, default CI's;
+``BENCH_REDIS_URL``, default ``redis://127.0.0.1:6379/8``, a database this script empties)::
+
+    .venv/bin/python -m benchmarks.bench_webhooks [--messages 10000] [--samples 200]
+
+One bounded run on 127.0.0.1 only: a fresh PostgreSQL database; the game worker (``-P solo``, the default queue)
+and the delivery worker (``-Q webhooks -P threads -c 32``) on Redis, as ``palace.py run`` and docker-compose.yml
+run them; a local receiver (a threaded HTTP server on a free loopback port) behind 100 endpoints, of which 80
+answer 200 at once, 10 answer 500 and 10 hang for 5 s. Attempts time out after ``WEBHOOK_TIMEOUT`` = 1 s here (5 s
+in production: the figure only sets how long a hanging receiver holds a thread) and no retry falls due within the
+run, so each message is attempted once.
+
+1. Games alone: a human plays heads-up against the ``basic`` bot through ``games.services``; per decision, the
+   time ``action_submit`` takes, and the time from the human's commit to the bot's answer row.
+2. The same, while ``--messages`` deliveries (20 % of them failing or hanging) are queued at once and sent.
+   Deliveries per second = messages / time until the last attempt is recorded.
+
+Prints both phases' p50/p99 and their ratios (with / without webhooks). Exit 0 if every message was attempted and
+the games' p99 ratios stay under 2 (a game does not wait for receivers), 1 if not, 2 if the run failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from datetime import UTC, datetime
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import redis
+
+from benchmarks.bench_http import (
+    DEFAULT_DATABASE_URL,
+    HOST,
+    LOOPBACK_NAMES,
+    BenchError,
+    fresh_database,
+    loopback_url,
+    machine,
+    migrate,
+    percentile,
+    server_environment,
+    with_database,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+OPTIONS = {"first_dealer": 1, "starting_stack": 10**7, "small_bet": 1, "big_bet": 2, "max_hands": 10**6}
+ENDPOINTS = {"ok": 80, "fail": 10, "hang": 10}
+HANG_SECONDS = 5.0
+MAX_RATIO = 2.0
+DELIVERY_TIMEOUT = 900.0
+
+
+class Receiver(BaseHTTPRequestHandler):
+    """``/ok/N`` answers 200, ``/fail/N`` 500, ``/hang/N`` after ``HANG_SECONDS``; counts what it got."""
+
+    hits: dict[str, int] = {"ok": 0, "fail": 0, "hang": 0}
+    lock = threading.Lock()
+
+    def do_POST(self) -> None:  # noqa: N802 - the http.server interface
+        self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        kind = self.path.strip("/").split("/")[0]
+        with self.lock:
+            self.hits[kind] = self.hits.get(kind, 0) + 1
+        if kind == "hang":
+            time.sleep(HANG_SECONDS)
+        self.send_response(500 if kind == "fail" else 200)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def start_workers(env: dict[str, str], workdir: Path) -> list[subprocess.Popen[bytes]]:
+    level = os.environ.get("BENCH_WORKER_LOGLEVEL", "WARNING")
+    base = [sys.executable, "-m", "celery", "-A", "palace_api", "worker", "-l", level]
+    commands = [
+        [*base, "-P", "solo", "-n", f"bench-games-{uuid.uuid4().hex[:6]}@%h"],
+        [*base, "-Q", "webhooks", "-P", "threads", "-c", "32", "-n", f"bench-hooks-{uuid.uuid4().hex[:6]}@%h"],
+    ]
+    processes = []
+    for index, command in enumerate(commands):
+        log = open(workdir / f"worker-{index}.log", "ab")  # noqa: SIM115 - closed with the process
+        processes.append(
+            subprocess.Popen(  # noqa: S603 - our own interpreter and fixed arguments
+                command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+            )
+        )
+    return processes
+
+
+def game_latencies(samples: int, timeout: float = 300.0) -> tuple[list[float], list[float]]:
+    """Seconds of ``action_submit`` and from its commit to the bot's answer row, over ``samples`` decisions."""
+    from django.utils import timezone as django_timezone
+
+    from games.models import Event, Seat
+    from games.selectors.state import engine_of, game_state
+    from games.services import action_submit, game_create, seat_take
+    from players.services import player_register
+
+    human, _ = player_register(name=f"bench-{uuid.uuid4().hex[:8]}")
+    game = game_create(creator=human, kind="palace-poker", seats=2, options=OPTIONS)
+    seat_take(game_id=game.pk, player=human, seat=0)
+    seat_take(game_id=game.pk, player=human, bot="basic")
+    actions: list[float] = []
+    bots: list[float] = []
+    deadline = time.monotonic() + timeout
+    while len(bots) < samples:
+        if time.monotonic() > deadline:
+            raise BenchError(f"only {len(bots)} bot answers in {timeout:.0f} s")
+        if not Seat.objects.filter(game=game, number=0, to_act=True).exists():
+            time.sleep(0.001)
+            continue
+        game.refresh_from_db()
+        view = engine_of(game).view(game_state(game), 0)
+        legal = {action["type"]: action for action in view["legal_actions"]}
+        if "stay" in legal:
+            body: dict = {"type": "stay"}
+        elif "call" in legal:
+            body = {"type": "call"}
+        else:
+            body = {"type": "discard", "cards": legal["discard"]["cards"][: legal["discard"]["min_cards"]]}
+        started = time.perf_counter()
+        result = action_submit(user=human, game_id=game.pk, **body)
+        actions.append(time.perf_counter() - started)
+        committed = django_timezone.now()
+        if not Seat.objects.filter(game=game, number=1, to_act=True).exists():
+            continue
+        while True:
+            row = Event.objects.filter(game=game, seq__gt=result.version, actor=1).values_list("created").first()
+            if row is not None:
+                bots.append((row[0] - committed).total_seconds())
+                break
+            if time.monotonic() > deadline:
+                raise BenchError("the bot did not answer")
+            time.sleep(0.0005)
+    return actions, bots
+
+
+def queue_messages(port: int, count: int) -> None:
+    """``count`` messages spread over the 100 endpoints, made and queued as the dispatcher does."""
+    from players.services import player_register
+    from webhooks.models import Endpoint, Message
+    from webhooks.services.endpoints import endpoint_create
+    from webhooks.services.messages import message_body, new_msg_id
+    from webhooks.services.scheduling import deliver_after_commit
+
+    endpoints: list[Endpoint] = []
+    for kind, number in ENDPOINTS.items():
+        for index in range(number):
+            user, _ = player_register(name=f"hook-{kind}-{index}-{uuid.uuid4().hex[:6]}")
+            url = f"http://{HOST}:{port}/{kind}/{index}"
+            endpoints.append(endpoint_create(user=user, url=url, events=["turn.due"]))
+    now = datetime.now(UTC)
+    messages = [
+        Message(
+            endpoint=endpoints[index % len(endpoints)],
+            msg_id=new_msg_id(),
+            event_type="turn.due",
+            body=message_body(event_type="turn.due", at=now, data={"game": 0, "seat": 0, "version": index}),
+            next_attempt_at=now,
+            queued=True,
+        )
+        for index in range(count)
+    ]
+    Message.objects.bulk_create(messages, batch_size=1000)
+    from django.db import transaction
+
+    with transaction.atomic():
+        deliver_after_commit([message.pk for message in messages])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--messages", type=int, default=10_000)
+    parser.add_argument("--samples", type=int, default=200)
+    args = parser.parse_args(argv)
+    try:
+        return run(args)
+    except BenchError as error:
+        print(f"bench_webhooks: {error}", file=sys.stderr)
+        return 2
+
+
+def run(args: argparse.Namespace) -> int:
+    admin_url = loopback_url(os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL)
+    redis_url = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/8")
+    if (urlsplit(redis_url).hostname or "") not in LOOPBACK_NAMES:
+        raise BenchError("BENCH_REDIS_URL must name a Redis server on loopback")
+    receiver = ThreadingHTTPServer((HOST, 0), Receiver)
+    receiver.daemon_threads = True
+    threading.Thread(target=receiver.serve_forever, daemon=True).start()
+    name = f"palace_bench_webhooks_{os.getpid()}"
+    with tempfile.TemporaryDirectory() as tmp, fresh_database(admin_url, name):
+        workdir = Path(tmp)
+        env = server_environment(with_database(admin_url, name, "conn_max_age=600"), "palace_api.settings", workdir)
+        env.update(
+            {
+                "CELERY_BROKER_URL": redis_url,
+                "WEBHOOK_ALLOWED_NETWORKS": "127.0.0.0/8",
+                "WEBHOOK_TIMEOUT": "1",
+                "WEBHOOK_RETRY_DELAYS": "3600",
+                "WEBHOOK_SWEEP_SECONDS": "3600",
+            }
+        )
+        client = redis.Redis.from_url(redis_url)
+        client.flushdb()
+        migrate(env)
+        os.environ.update(env)
+        import django
+
+        django.setup()
+        from webhooks.models import Attempt
+
+        workers = start_workers(env, workdir)
+        try:
+            game_latencies(20)  # warm-up, and the game worker is up once the bot answers
+            alone = game_latencies(args.samples)
+            queue_messages(receiver.server_port, args.messages)
+            started = time.monotonic()
+            loaded: tuple[list[float], list[float]] = ([], [])
+            # Games go on for as long as deliveries do (at least --samples decisions), in batches of 50.
+            while len(loaded[1]) < args.samples or Attempt.objects.count() < args.messages:
+                if time.monotonic() - started > DELIVERY_TIMEOUT:
+                    break
+                actions, bots = game_latencies(50)
+                loaded[0].extend(actions)
+                loaded[1].extend(bots)
+            attempted = Attempt.objects.count()
+            took = time.monotonic() - started
+        finally:
+            for worker in workers:
+                worker.terminate()
+            for worker in workers:
+                worker.wait(timeout=30)
+            client.flushdb()
+            receiver.shutdown()
+    print(f"machine: {machine()}")
+    print(f"deliveries: {attempted} of {args.messages} attempted in {took:.1f} s = {attempted / took:.0f}/s")
+    print(f"  receiver got {Receiver.hits} (20 % of the endpoints fail or hang)")
+    ok = attempted == args.messages
+    for label, index in (("human action (action_submit)", 0), ("bot answer after the action", 1)):
+        base50, base99 = (percentile(alone[index], q) * 1000 for q in (0.5, 0.99))
+        with50, with99 = (percentile(loaded[index], q) * 1000 for q in (0.5, 0.99))
+        print(
+            f"{label:<30} without webhooks p50 {base50:.2f} ms p99 {base99:.2f} ms; "
+            f"with p50 {with50:.2f} ms p99 {with99:.2f} ms; ratio p50 {with50 / base50:.2f}x p99 {with99 / base99:.2f}x"
+        )
+        ok = ok and with99 / base99 <= MAX_RATIO
+    print(f"every message attempted, games' p99 ratios <= {MAX_RATIO}: {'PASS' if ok else 'FAIL'}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
