@@ -11,7 +11,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from games.engine.errors import EngineError
 from games.selectors import views as games
-from games.selectors.options import bot_names, game_kinds, option_defaults, option_fields
+from games.selectors.options import game_kinds, option_defaults, option_fields
 from games.services import game_create, seat_take
 from palace_api.errors import ApplicationError
 from web.forms import TableForm
@@ -104,11 +104,6 @@ def _seat(request: HttpRequest, game_id: int, *, bot: str | None) -> HttpRespons
     except (ApplicationError, EngineError) as error:
         request.session["web_error"] = _words(error)
     return redirect("web:table", game_id=game_id)
-
-
-def bots_for(kind: str) -> list[str]:
-    """The bots a creator may seat at a table of ``kind``."""
-    return bot_names(kind)
 
 
 @login_required
