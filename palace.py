@@ -176,7 +176,7 @@ def command_run(args: Sequence[str]) -> int:
             say(f"starting {name}")
             # A session of its own: Ctrl-C reaches us alone, and we stop each child in order.
             children[name] = subprocess.Popen(argv, cwd=ROOT, start_new_session=True)  # noqa: S603
-        say(f"Palace API runs: http://127.0.0.1:{port}/api/docs/ (API docs), http://127.0.0.1:{port}/admin/")
+        say(f"Palace runs: http://127.0.0.1:{port}/ (play in a browser), http://127.0.0.1:{port}/api/docs/ (API docs)")
         say("Ctrl-C stops the web server, the worker and beat")
         while True:
             for name, child in children.items():

@@ -70,6 +70,8 @@ class ErrorCode(StrEnum):
     INVALID_NAME = "invalid_name"
     NAME_TAKEN = "name_taken"
     INVALID_CREDENTIALS = "invalid_credentials"
+    INVALID_PASSWORD = "invalid_password"  # noqa: S105  (an error code, not a secret)
+    TOKEN_NOT_FOUND = "token_not_found"  # noqa: S105  (an error code, not a secret)
 
 
 class ApplicationError(Exception):

@@ -9,6 +9,8 @@ urlpatterns = [
     path("api/v1/", include("webhooks.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    # The browser pages (web/): lobby at /, tables under /games/.
+    path("", include("web.urls")),
 ]
 
 # Under /api/ these answer JSON in the API's error shape; elsewhere Django's usual pages (palace_api/errors.py).

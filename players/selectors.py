@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from knox.models import get_token_model
 
 from players.models import Player
 
@@ -12,3 +15,10 @@ def player_for_user(*, user: AbstractBaseUser | AnonymousUser) -> Player | None:
     if not user.is_authenticated:
         return None
     return Player.objects.filter(user_id=user.pk).first()
+
+
+def tokens_of(*, user: AbstractBaseUser) -> list[dict[str, Any]]:
+    """The user's API tokens, newest first: ``key`` (the lookup prefix, not a credential), ``created``,
+    ``expiry`` (``None``: never)."""
+    rows = get_token_model().objects.filter(user_id=user.pk).order_by("-created")
+    return [{"key": row.token_key, "created": row.created, "expiry": row.expiry} for row in rows]

@@ -10,11 +10,13 @@ import re
 
 from django.contrib.auth import authenticate, get_user_model
 from django.contrib.auth.models import User, update_last_login
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from knox.models import AbstractAuthToken, get_token_model
 from knox.settings import knox_settings
 
-from palace_api.errors import ApplicationError, ConflictError, ErrorCode
+from palace_api.errors import ApplicationError, ConflictError, ErrorCode, NotFoundError
 from players.models import NAME_MAX_LENGTH, Player
 
 NAME_PATTERN = re.compile(rf"[A-Za-z0-9_.-]{{1,{NAME_MAX_LENGTH}}}")
@@ -33,13 +35,8 @@ def _name_taken(name: str) -> ConflictError:
     return ConflictError(ErrorCode.NAME_TAKEN, f"The name {name!r} is taken.")
 
 
-@transaction.atomic
-def player_register(*, name: str) -> tuple[User, str]:
-    """A new human player named ``name``, and the clear text of its token (shown this once only).
-
-    The user gets an unusable password: the token is the player's only credential. Names are unique
-    regardless of case, among all users, staff included.
-    """
+def _player_create(name: str, password: str | None) -> User:
+    """A new human player: a user (with ``password``, or an unusable one) and its Player profile."""
     player_name_validate(name)
     user_model = get_user_model()
     if user_model.objects.filter(username__iexact=name).exists():
@@ -47,12 +44,51 @@ def player_register(*, name: str) -> tuple[User, str]:
     try:
         # A savepoint: a concurrent registration of the same name fails here on a unique index.
         with transaction.atomic():
-            user = user_model.objects.create_user(username=name)
+            user = user_model.objects.create_user(username=name, password=password)
             Player.objects.create(user=user, name=name, kind=Player.Kind.HUMAN)
     except IntegrityError as exc:
         raise _name_taken(name) from exc
+    return user
+
+
+@transaction.atomic
+def player_register(*, name: str) -> tuple[User, str]:
+    """A new human player named ``name``, and the clear text of its token (shown this once only).
+
+    The user gets an unusable password: the token is the player's only credential. Names are unique
+    regardless of case, among all users, staff included.
+    """
+    user = _player_create(name, None)
     _, token = get_token_model().objects.create(user=user, expiry=None)
     return user, token
+
+
+@transaction.atomic
+def player_signup(*, name: str, password: str) -> User:
+    """A new human player who logs in to the web pages with ``name`` and ``password``; no token yet (he makes
+    them on his tokens page). Raises ``ApplicationError`` (``invalid_name``, ``invalid_password`` with
+    Django's password validators' words) and ``ConflictError("name_taken")``."""
+    player_name_validate(name)
+    try:
+        validate_password(password, user=get_user_model()(username=name))
+    except ValidationError as exc:
+        raise ApplicationError(ErrorCode.INVALID_PASSWORD, " ".join(exc.messages)) from exc
+    return _player_create(name, password)
+
+
+@transaction.atomic
+def token_create(*, user: User) -> tuple[AbstractAuthToken, str]:
+    """A new token of ``user`` that never expires, and its clear text (shown this once only)."""
+    return get_token_model().objects.create(user=user, expiry=None)
+
+
+@transaction.atomic
+def token_revoke_by_key(*, user: User, token_key: str) -> None:
+    """Revoke ``user``'s token whose lookup prefix is ``token_key``; another user's or an unknown key is
+    ``NotFoundError("token_not_found")`` alike."""
+    deleted, _ = get_token_model().objects.filter(user=user, token_key=token_key).delete()
+    if not deleted:
+        raise NotFoundError(ErrorCode.TOKEN_NOT_FOUND, "no such token")
 
 
 @transaction.atomic

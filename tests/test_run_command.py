@@ -67,6 +67,10 @@ def running_server(tmp_path):
 def test_run_command_serves_a_hand_against_a_bot_and_stops_on_ctrl_c(running_server):
     process, base, log_path = running_server
     # Django's development server may close an idle kept-alive connection just as a request reuses it.
+    # The site itself, with its static files (htmx from django-htmx, through WhiteNoise).
+    site = base.removesuffix("api/v1/")
+    assert "Sign up" in httpx.get(site, timeout=10).text
+    assert httpx.get(site + "static/django_htmx/htmx-2.min.js", timeout=10).status_code == 200
     with httpx.Client(base_url=base, timeout=10, headers={"Connection": "close"}) as client:
         token = client.post("players/", json={"name": "newcomer"}).json()["token"]
         client.headers["Authorization"] = f"Token {token}"

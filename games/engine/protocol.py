@@ -27,6 +27,7 @@ from typing import Any, Protocol, TypeAlias
 
 from games.engine.cards import Card, card_codes, parse_cards
 from games.engine.errors import EngineError
+from games.engine.option_fields import OptionField
 
 JSON: TypeAlias = Any
 
@@ -266,6 +267,8 @@ class Game(Protocol):
     """What a Palace game module provides. ``State`` is the module's own frozen dataclass."""
 
     kind: str
+    option_fields: tuple[OptionField, ...]
+    """Every option ``normalize_options`` accepts, as data (``games.engine.option_fields``)."""
 
     def normalize_options(self, options: Mapping[str, JSON] | None, seats: int) -> dict[str, JSON]:
         """Validated options with every default filled in; raises ``InvalidOptions``."""

@@ -20,15 +20,17 @@ from games.selectors.state import engine_of, game_state
 from palace_api.errors import NotFoundError
 
 
-def viewer_for(game: Game, user: AbstractBaseUser | AnonymousUser) -> Viewer:
-    """The engine viewer ``user`` is in ``game``: his seat number, ``"staff"`` or ``"spectator"``."""
+def viewer_for(game: Game, user: AbstractBaseUser | AnonymousUser, *, public_only: bool = False) -> Viewer:
+    """The engine viewer ``user`` is in ``game``: his seat number, ``"staff"`` or ``"spectator"``.
+
+    ``public_only``: staff who do not sit at the game see it as a spectator (the web pages' spectating)."""
     # An anonymous caller's pk is None, like a bot seat's player: he must not see as the bot.
     seat = None
     if user.pk is not None:
         seat = next((seat.number for seat in game.seats.all() if seat.player_id == user.pk), None)
     if seat is not None:
         return seat
-    return STAFF if getattr(user, "is_staff", False) else SPECTATOR
+    return STAFF if getattr(user, "is_staff", False) and not public_only else SPECTATOR
 
 
 def event_json(event: Event, viewer: Viewer) -> dict[str, Any]:
@@ -58,10 +60,11 @@ def game_seats(game: Game) -> list[dict[str, Any]]:
     return sorted(rows, key=lambda row: row["seat"])
 
 
-def game_detail(game: Game, user: AbstractBaseUser | AnonymousUser) -> dict[str, Any]:
+def game_detail(game: Game, user: AbstractBaseUser | AnonymousUser, *, public_only: bool = False) -> dict[str, Any]:
     """The caller's view of ``game``: metadata, seats with stacks, the engine's redacted state,
-    ``to_act``, the caller's ``legal_actions`` (with chip costs) and the decision's ``deadline``."""
-    viewer = viewer_for(game, user)
+    ``to_act``, the caller's ``legal_actions`` (with chip costs) and the decision's ``deadline``.
+    ``public_only``: see ``viewer_for``."""
+    viewer = viewer_for(game, user, public_only=public_only)
     state = game_state(game)
     engine = engine_of(game)
     engine_view = None if state is None else engine.view(state, viewer)
@@ -94,12 +97,15 @@ def game_detail(game: Game, user: AbstractBaseUser | AnonymousUser) -> dict[str,
     }
 
 
-def game_events(game: Game, user: AbstractBaseUser | AnonymousUser, *, after: int, limit: int) -> dict[str, Any]:
-    """Log entries with ``seq > after``, at most ``limit``, redacted for the caller.
+def game_events(
+    game: Game, user: AbstractBaseUser | AnonymousUser, *, after: int, limit: int, public_only: bool = False
+) -> dict[str, Any]:
+    """Log entries with ``seq > after``, at most ``limit``, redacted for the caller (``public_only``: see
+    ``viewer_for``).
 
     Returns ``{"version", "results", "next_after"}``; ``next_after`` is ``None`` at the end.
     """
-    viewer = viewer_for(game, user)
+    viewer = viewer_for(game, user, public_only=public_only)
     rows = list(Event.objects.filter(game=game, seq__gt=after).order_by("seq")[: limit + 1])
     more = len(rows) > limit
     rows = rows[:limit]

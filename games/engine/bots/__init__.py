@@ -15,7 +15,7 @@ from games.engine.bots.random_bot import RandomBot
 from games.engine.bots.shedding_basic import ShedBasicBot
 from games.engine.errors import EngineError
 
-__all__ = ["BOTS", "ActionJSON", "Bot", "RandomSource", "get_bot"]
+__all__ = ["BOTS", "ActionJSON", "Bot", "RandomSource", "bot_names", "get_bot"]
 
 BOTS: dict[str, Bot] = {bot.name: bot for bot in (PokerBasicBot(), RandomBot())}
 """The Palace Poker (kind ``"palace-poker"``) bots by name: ``"basic"``, ``"random"``."""
@@ -30,3 +30,8 @@ def get_bot(kind: str, name: str) -> Bot:
         return bots[name]
     except KeyError:
         raise EngineError("unknown_bot", f"no bot {name!r} for {kind!r}; one of {sorted(bots)}") from None
+
+
+def bot_names(kind: str) -> list[str]:
+    """The names of the bots that play ``kind`` (none for an unknown kind)."""
+    return sorted(_BY_KIND.get(kind, {}))

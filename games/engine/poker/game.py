@@ -30,7 +30,7 @@ from games.engine.errors import IllegalAction
 from games.engine.poker import battle, deal, play
 from games.engine.poker.context import Ctx
 from games.engine.poker.legal import default_action, legal_actions, seat_to_act
-from games.engine.poker.options import parse_options
+from games.engine.poker.options import OPTION_FIELDS, parse_options
 from games.engine.poker.resign import resign
 from games.engine.poker.state import (
     BATTLE,
@@ -71,6 +71,7 @@ class PalacePoker:
     """Palace Poker (palace-poker.txt): banners, palace cards, soldiers, heads-up bet battles."""
 
     kind = "palace-poker"
+    option_fields = OPTION_FIELDS
 
     def normalize_options(self, options: Mapping[str, Any] | None, seats: int) -> dict[str, Any]:
         """Validated options with every default filled in (see ``parse_options``)."""

@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from games.engine.errors import InvalidOptions
+from games.engine.option_fields import BOOL, CHOICE, INT, SEAT, OptionField
 
 BETTING_STRUCTURES = ("limit", "no_limit")
 SHOWDOWN_TIES = ("own_suit_count", "split")
@@ -175,3 +176,40 @@ def parse_options(raw: Mapping[str, Any] | None, seats: int) -> PokerOptions:
         no_limit_first_raise=no_limit_first_raise,
         two_left_must_battle=_bool(raw, "two_left_must_battle"),
     )
+
+
+AMOUNT_MAX = 10**9
+STACK_MAX = 10**12
+HANDS_MAX = 10**6
+
+OPTION_FIELDS: tuple[OptionField, ...] = (
+    OptionField("betting", CHOICE, "Betting", "limit: bets and raises of fixed size", choices=BETTING_STRUCTURES),
+    OptionField("small_bet", INT, "Small bet", "chips; default 5", low=1, high=AMOUNT_MAX),
+    OptionField("big_bet", INT, "Big bet", "chips; default twice the small bet", low=1, high=AMOUNT_MAX),
+    OptionField(
+        "ante", INT, "Ante", "chips each player pays a hand; default half the small bet", low=0, high=AMOUNT_MAX
+    ),
+    OptionField(
+        "starting_stack", INT, "Starting stack", "chips per player; default 200 small bets", low=1, high=STACK_MAX
+    ),
+    OptionField("first_dealer", SEAT, "First dealer", optional=True, null_means="drawn by high card"),
+    OptionField(
+        "max_hands", INT, "Hands", low=1, high=HANDS_MAX, optional=True, null_means="until one player holds every chip"
+    ),
+    OptionField("max_raises", INT, "Raises per battle", "default 3", low=0, high=100),
+    OptionField("no_pot_sharing", BOOL, "No pot sharing", "one banner suit left: a showdown decides"),
+    OptionField("open_market", BOOL, "Open market", "buy the discard pile's top card for a big bet"),
+    OptionField("points", BOOL, "Without money", "points instead of chips"),
+    OptionField("target_points", INT, "Target points", "with points only; default 100", low=1, high=HANDS_MAX),
+    OptionField("kings_in_the_house", BOOL, "Kings in the house", "own-suit K, Q, J in the palace are semi-wild"),
+    OptionField("showdown_tie", CHOICE, "Showdown tie", "how a tie for the top hand is settled", choices=SHOWDOWN_TIES),
+    OptionField(
+        "no_limit_first_raise",
+        CHOICE,
+        "No-limit first raise",
+        "no-limit betting only",
+        choices=NO_LIMIT_FIRST_RAISES,
+    ),
+    OptionField("two_left_must_battle", BOOL, "Two left must battle", "the last two players may not stay"),
+)
+"""Every option of ``PokerOptions``, as ``parse_options`` checks it (``games.engine.option_fields``)."""

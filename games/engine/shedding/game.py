@@ -25,7 +25,7 @@ from games.engine.shedding import deal, play
 from games.engine.shedding.context import Ctx
 from games.engine.shedding.ending import check_stalemate
 from games.engine.shedding.legal import default_action, legal_actions, seats_to_act
-from games.engine.shedding.options import parse_options
+from games.engine.shedding.options import OPTION_FIELDS, parse_options
 from games.engine.shedding.resign import resign
 from games.engine.shedding.state import FINISHED, PLAY, SETUP, ShedState, state_from_json, state_to_json
 from games.engine.shedding.turns import take_up_face_up
@@ -58,6 +58,7 @@ class PalaceShedding:
     they disagree: ``games.engine.shedding.options``)."""
 
     kind = "palace"
+    option_fields = OPTION_FIELDS
 
     def normalize_options(self, options: Mapping[str, Any] | None, seats: int) -> dict[str, Any]:
         """Validated options with every default filled in (see ``parse_options``)."""

@@ -11,6 +11,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from games.engine.errors import InvalidOptions
+from games.engine.option_fields import BOOL, CHOICE, INT, SEAT, OptionField
 
 MIN_SEATS = 2
 MAX_SEATS_ONE_DECK = 5
@@ -153,3 +154,29 @@ def parse_options(raw: Mapping[str, Any] | None, seats: int) -> ShedOptions:
         finish=_choice(raw, "finish", FINISHES),
         max_turns=max_turns,
     )
+
+
+MAX_TURNS_MAX = 1_000_000
+
+OPTION_FIELDS: tuple[OptionField, ...] = (
+    OptionField("decks", INT, "Decks", "1 up to five players, 2 from six", low=1, high=2),
+    OptionField("first_dealer", SEAT, "First dealer", optional=True, null_means="drawn by high card"),
+    OptionField(
+        "first_player", CHOICE, "First player", "a rule, or a seat", choices=FIRST_PLAYER_RULES, seat_allowed=True
+    ),
+    OptionField(
+        "setup_deal", CHOICE, "Setup deal", "face-up cards dealt, or chosen from the hand", choices=SETUP_DEALS
+    ),
+    OptionField("must_play_if_able", BOOL, "Must play if able", "no picking up the pile by choice"),
+    OptionField("two_effect", CHOICE, "After a two", choices=TWO_EFFECTS),
+    OptionField("redraw", BOOL, "Redraw", "just-drawn cards of the rank just played may be added"),
+    OptionField("out_of_turn_four", BOOL, "Out-of-turn four", "complete a four of a kind out of turn"),
+    OptionField(
+        "face_up_play", CHOICE, "Face-up cards", "played from the table or taken into the hand", choices=FACE_UP_PLAYS
+    ),
+    OptionField("hide_failed_blind_card", BOOL, "Hide a failed face-down card"),
+    OptionField("draw_before_replay", BOOL, "Draw before replaying", "after a two or a ten"),
+    OptionField("finish", CHOICE, "Finish", choices=FINISHES),
+    OptionField("max_turns", INT, "Turn limit", "then players are ranked by cards left", low=1, high=MAX_TURNS_MAX),
+)
+"""Every option of ``ShedOptions``, as ``parse_options`` checks it (``games.engine.option_fields``)."""

@@ -1,0 +1,53 @@
+"""A game step by step, as one viewer could see it at each step: the replay of a finished hand."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+
+from games.engine.protocol import Action
+from games.models import Event, Game
+from games.selectors.state import engine_of
+from games.selectors.views import event_json, game_seats, viewer_for
+from palace_api.errors import NotFoundError
+
+
+def game_replay_step(
+    game: Game, user: AbstractBaseUser | AnonymousUser, *, step: int, public_only: bool = False
+) -> dict[str, Any]:
+    """``game`` after its first ``step`` log entries, as the caller could see it then.
+
+    The view at each step is the engine's view of the state then, for the caller's viewer then: so a replay
+    shows nothing he did not know at that moment, even where more came out later (``public_only``: see
+    ``viewer_for``). Returns ``step``, ``steps`` (the log's length), ``viewer``, ``seats``, ``state`` (the
+    engine's view, ``None`` before the match started), ``to_act`` and ``entry`` (the log entry of this step,
+    redacted for the caller). Raises ``NotFoundError("step_not_found")`` outside 1..version.
+    """
+    if not 1 <= step <= game.version:
+        raise NotFoundError("step_not_found", f"steps are numbered 1 to {game.version}")
+    viewer = viewer_for(game, user, public_only=public_only)
+    engine = engine_of(game)
+    rows = list(Event.objects.filter(game=game, seq__lte=step).order_by("seq"))
+    state = None
+    for row in rows:
+        if "action" in row.payload:
+            if state is None:
+                state = engine.new_game(game.options, game.seat_count)
+            state, _ = engine.apply(state, Action.from_json(row.payload["action"]))
+    view = None if state is None else engine.view(state, viewer)
+    seats = game_seats(game)
+    for row in seats:
+        row["stack"] = None if view is None else view["seats"][row["seat"]].get("stack")
+    return {
+        "id": game.pk,
+        "kind": game.kind,
+        "step": step,
+        "steps": game.version,
+        "viewer": viewer,
+        "seats": seats,
+        "state": view,
+        "to_act": [] if view is None else list(view["to_act"]),
+        "legal_actions": [],
+        "entry": event_json(rows[-1], viewer),
+    }

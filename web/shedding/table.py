@@ -1,0 +1,72 @@
+"""Palace's table (the shedding game): the viewer's hand, face-up and face-down cards, the other seats as he
+may see them, the pile, and the words of its buttons and its log."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from web.tables import TableKind, controls, selectable_cards
+
+LABELS = {
+    "choose_face_up": "Put the selected cards face up",
+    "play": "Play the selected cards",
+    "pick_up": "Pick up the pile",
+}
+
+PHRASES = {
+    "dealer_card": "{seat} draws for the deal",
+    "dealer_chosen": "{seat} deals",
+    "deal_started": "{seat} deals the cards",
+    "stock_placed": "The stock holds {size} cards",
+    "face_up_chosen": "{seat} chooses the face-up cards",
+    "face_up_set": "{seat}'s face-up cards",
+    "first_player": "{seat} plays first",
+    "play": "{seat} plays",
+    "burn": "{seat} burns the pile",
+    "pick_up": "{seat} picks up the pile",
+    "draw": "{seat} draws {count}",
+    "face_up_taken": "{seat} takes the face-up cards into the hand",
+    "player_out": "{seat} is out, place {place}",
+    "match_ended": "The game ends",
+}
+
+
+def table_context(detail: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
+    """The template's dict ``t``: ``me`` (the viewer's seat, or ``None``), ``others``, ``pile``, ``turn``..."""
+    state = detail["state"]
+    viewer = detail["viewer"]
+    legal = detail.get("legal_actions", [])
+    to_act = set(detail.get("to_act", []))
+    blind = {action["type"] for action in legal} >= {"play_face_down"}
+    seats = []
+    for row in state["seats"]:
+        seats.append({**row, "name": names[row["seat"]], "to_act": row["seat"] in to_act})
+    me = next((row for row in seats if row["seat"] == viewer), None)
+    pile = state["pile"]
+    result = state.get("result")
+    return {
+        "me": me,
+        "others": [row for row in seats if row is not me],
+        "seats": seats,
+        "phase": state["phase"],
+        "turn_name": None if state["turn"] is None else names[state["turn"]],
+        "pile": pile,
+        "pile_top": pile[-4:],
+        "pile_hidden": max(0, len(pile) - 4),
+        "stock_size": state["stock_size"],
+        "burned": len(state["burned"]),
+        "order": [names[seat] for seat in result["order"]] if result else [],
+        "selectable": selectable_cards(legal),
+        "face_down_playable": blind,
+        "controls": controls(legal, TABLE, names),
+    }
+
+
+TABLE = TableKind(
+    template="web/shedding/table.html",
+    table_context=table_context,
+    labels=LABELS,
+    phrases=PHRASES,
+    # Drawn as the face-down cards themselves: the player clicks the one to turn over.
+    hidden_controls=frozenset({"play_face_down"}),
+)

@@ -1,0 +1,26 @@
+"""Routes of the browser pages, at the site's root."""
+
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+from web.views import accounts, lobby, table
+
+app_name = "web"
+
+urlpatterns = [
+    path("", lobby.lobby, name="lobby"),
+    path("signup/", accounts.signup, name="signup"),
+    path("login/", auth_views.LoginView.as_view(template_name="web/login.html"), name="login"),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("tokens/", accounts.tokens, name="tokens"),
+    path("mine/", lobby.my_games, name="my-games"),
+    path("mine/badge/", lobby.my_turns_badge, name="my-badge"),
+    path("new/<str:kind>/", lobby.table_new, name="table-new"),
+    path("games/<int:game_id>/", table.table, name="table"),
+    path("games/<int:game_id>/live/", table.table_live, name="table-live"),
+    path("games/<int:game_id>/act/", table.table_act, name="table-act"),
+    path("games/<int:game_id>/join/", lobby.table_join, name="table-join"),
+    path("games/<int:game_id>/bot/", lobby.table_bot, name="table-bot"),
+    path("games/<int:game_id>/log/", table.table_log, name="table-log"),
+    path("games/<int:game_id>/replay/<int:step>/", table.table_replay, name="table-replay"),
+]

@@ -1,0 +1,126 @@
+"""The lobby (open tables, tables being played), a new table, joining, seating a bot, and "my games"."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods, require_POST
+
+from games.engine.errors import EngineError
+from games.selectors import views as games
+from games.selectors.options import game_kinds, option_defaults, option_fields
+from games.services import game_create, seat_take
+from palace_api.errors import ApplicationError
+from web.forms import TableForm
+from web.tables import seat_names
+
+KIND_NAMES = {"palace-poker": "Palace Poker", "palace": "Palace"}
+LOBBY_TABLES = 50
+
+
+def _options_in_words(summary: dict[str, Any]) -> list[str]:
+    """The options that differ from their defaults, as ``name: value``."""
+    defaults = option_defaults(summary["kind"], seats=summary["seat_count"])
+    return [
+        f"{name.replace('_', ' ')}: {value}"
+        for name, value in summary["options"].items()
+        if defaults.get(name) != value
+    ]
+
+
+def _table_row(summary: dict[str, Any]) -> dict[str, Any]:
+    return {
+        **summary,
+        "kind_name": KIND_NAMES.get(summary["kind"], summary["kind"]),
+        "names": list(seat_names(row for row in summary["seats"] if row["player"] or row["bot"]).values()),
+        "options_in_words": _options_in_words(summary),
+    }
+
+
+def lobby(request: HttpRequest) -> HttpResponse:
+    """Open tables with their kind, seats, options and time per decision; and tables being played."""
+    if not request.user.is_authenticated:
+        return render(request, "web/welcome.html")
+    queryset = games.games_queryset(request.user)
+    open_tables = games.filter_open_seats(queryset, open_seats=True)[:LOBBY_TABLES]
+    playing = queryset.filter(status="active")[:LOBBY_TABLES]
+    return render(
+        request,
+        "web/lobby.html",
+        {
+            "open_tables": [_table_row(games.game_summary(game)) for game in open_tables],
+            "playing": [_table_row(games.game_summary(game)) for game in playing],
+            "kinds": [(kind, KIND_NAMES.get(kind, kind)) for kind in game_kinds()],
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def table_new(request: HttpRequest, kind: str) -> HttpResponse:
+    """A new table of ``kind`` with any of its options; the creator takes a seat unless he unticks it."""
+    if kind not in game_kinds():
+        raise Http404("no such game")
+    form = TableForm(request.POST or None, option_fields=option_fields(kind), defaults=option_defaults(kind))
+    if request.method == "POST" and form.is_valid():
+        try:
+            game = game_create(
+                creator=request.user, kind=kind, seats=form.cleaned_data["seats"], options=form.options()
+            )
+            if request.POST.get("sit", "") == "on":
+                seat_take(game_id=game.pk, player=request.user)
+        except (ApplicationError, EngineError) as error:
+            form.add_error(None, _words(error))
+        else:
+            return redirect("web:table", game_id=game.pk)
+    return render(request, "web/table_new.html", {"form": form, "kind": kind, "kind_name": KIND_NAMES.get(kind, kind)})
+
+
+def _words(error: ApplicationError | EngineError) -> str:
+    """What went wrong, for people: the service's or the engine's own sentence."""
+    return error.detail if isinstance(error, ApplicationError) else error.message
+
+
+@login_required
+@require_POST
+def table_join(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Sit at the lowest free seat of a waiting table."""
+    return _seat(request, game_id, bot=None)
+
+
+@login_required
+@require_POST
+def table_bot(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Seat a bot (the table's creator only)."""
+    return _seat(request, game_id, bot=request.POST.get("bot") or "basic")
+
+
+def _seat(request: HttpRequest, game_id: int, *, bot: str | None) -> HttpResponse:
+    try:
+        seat_take(game_id=game_id, player=request.user, bot=bot)
+    except (ApplicationError, EngineError) as error:
+        request.session["web_error"] = _words(error)
+    return redirect("web:table", game_id=game_id)
+
+
+@login_required
+def my_games(request: HttpRequest) -> HttpResponse:
+    """Every game the player sits at or created: whether the decision is his, its deadline, live badges."""
+    turns = {turn["game"]: turn for turn in games.my_turns(request.user)}
+    mine = games.filter_mine(games.games_queryset(request.user), request.user, mine=True)[:200]
+    rows = []
+    for game in mine:
+        row = _table_row(games.game_summary(game))
+        row["my_turn"] = turns.get(game.pk)
+        rows.append(row)
+    rows.sort(key=lambda row: (row["my_turn"] is None, row["status"] == "finished"))
+    return render(request, "web/my_games.html", {"games": rows})
+
+
+@login_required
+def my_turns_badge(request: HttpRequest) -> HttpResponse:
+    """The navigation's live badge: how many games wait for the player's decision."""
+    return render(request, "web/_badge.html", {"turns": len(games.my_turns(request.user))})

@@ -1,0 +1,161 @@
+"""The table: the page, its live fragment, acting, the log in words and the step-by-step replay."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_POST
+
+from games.engine.errors import EngineError
+from games.selectors import views as games
+from games.selectors.options import bot_names
+from games.selectors.replay import game_replay_step
+from games.services import action_submit_idempotent
+from palace_api.errors import ApplicationError, NotFoundError
+from web.registry import table_kind
+from web.tables import log_lines, seat_names
+from web.views.lobby import KIND_NAMES
+
+LOG_LINES = 40
+"""Log lines shown under the table (the log page shows the whole game)."""
+
+
+def _game(game_id: int) -> Any:
+    try:
+        return games.game_get(game_id)
+    except NotFoundError as error:
+        raise Http404("no such game") from error
+
+
+def _words(error: ApplicationError | EngineError) -> str:
+    return error.detail if isinstance(error, ApplicationError) else error.message
+
+
+def _table(request: HttpRequest, game: Any, *, error: str | None = None) -> dict[str, Any]:
+    """Everything ``web/_table.html`` draws, for this viewer (spectators see the public view only)."""
+    detail = games.game_detail(game, request.user, public_only=True)
+    kind = table_kind(game.kind)
+    names = seat_names(detail["seats"])
+    events = games.game_events(
+        game, request.user, after=max(0, game.version - LOG_LINES), limit=LOG_LINES, public_only=True
+    )
+    seated = isinstance(detail["viewer"], int)
+    return {
+        "game": detail,
+        "kind_name": KIND_NAMES.get(game.kind, game.kind),
+        "template": kind.template,
+        "t": None if detail["state"] is None else kind.table_context(detail, names),
+        "names": names,
+        "to_act_names": [names[seat] for seat in detail["to_act"]],
+        "seated": seated,
+        "creator": request.user.pk == game.creator_id,
+        "bots": bot_names(game.kind),
+        "log": list(reversed(log_lines(events["results"], kind, names)))[:LOG_LINES],
+        "error": error,
+        "idempotency_key": uuid.uuid4().hex,
+        "poll_ms": int(settings.WEB_POLL_SECONDS * 1000),
+    }
+
+
+@login_required
+def table(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The table page: the player's own seat if he sits at it, else the public view."""
+    game = _game(game_id)
+    context = _table(request, game, error=request.session.pop("web_error", None))
+    return render(request, "web/table.html", context)
+
+
+@login_required
+def table_live(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The table fragment if the game moved past version ``v``, else 204 (htmx swaps nothing). A finished
+    game's fragment polls no more (``web/_live.html``). The one place live updates come from: an SSE stream
+    may replace it."""
+    game = _game(game_id)
+    try:
+        seen = int(request.GET.get("v", "-1"))
+    except ValueError:
+        seen = -1
+    if seen == game.version:
+        return HttpResponse(status=204)
+    return render(request, "web/_table.html", _table(request, game))
+
+
+@login_required
+@require_POST
+def table_act(request: HttpRequest, game_id: int) -> HttpResponse:
+    """An ordinary POST of one decision, through the API's own service; a refusal is shown in words."""
+    type_, _, target = request.POST.get("act", "").partition("@")
+    body: dict[str, Any] = {"type": type_, "cards": request.POST.getlist("cards")}
+    try:
+        if target:
+            body["target"] = int(target)
+        amount = request.POST.get(f"amount-{type_}", "").strip()
+        if amount:
+            body["amount"] = int(amount)
+        body["expected_version"] = int(request.POST["version"])
+    except (KeyError, ValueError):
+        error: str | None = "That form was not filled in right: reload the page and try again."
+    else:
+        error = None
+        try:
+            action_submit_idempotent(
+                user=request.user, game_id=game_id, body=body, idempotency_key=request.POST.get("idempotency_key")
+            )
+        except (ApplicationError, EngineError) as exc:
+            error = _words(exc)
+    game = _game(game_id)
+    context = _table(request, game, error=error)
+    if request.htmx:
+        return render(request, "web/_table.html", context)
+    return render(request, "web/table.html", context, status=400 if error else 200)
+
+
+@login_required
+def table_log(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The whole log in words, as the player may see it."""
+    game = _game(game_id)
+    kind = table_kind(game.kind)
+    detail = games.game_detail(game, request.user, public_only=True)
+    names = seat_names(detail["seats"])
+    entries: list[dict[str, Any]] = []
+    after: int | None = 0
+    while after is not None:
+        page = games.game_events(game, request.user, after=after, limit=500, public_only=True)
+        entries += page["results"]
+        after = page["next_after"]
+    return render(
+        request,
+        "web/log.html",
+        {"game": detail, "kind_name": KIND_NAMES.get(game.kind, game.kind), "log": log_lines(entries, kind, names)},
+    )
+
+
+@login_required
+def table_replay(request: HttpRequest, game_id: int, step: int) -> HttpResponse:
+    """The game after ``step`` log entries, as the player could see it then, with the way to the next step."""
+    game = _game(game_id)
+    try:
+        replay = game_replay_step(game, request.user, step=step, public_only=True)
+    except NotFoundError as error:
+        raise Http404(error.detail) from error
+    kind = table_kind(game.kind)
+    names = seat_names(replay["seats"])
+    return render(
+        request,
+        "web/replay.html",
+        {
+            "game": replay,
+            "kind_name": KIND_NAMES.get(game.kind, game.kind),
+            "template": kind.template,
+            "t": None if replay["state"] is None else kind.table_context(replay, names),
+            "lines": log_lines([replay["entry"]], kind, names),
+            "previous": step - 1 if step > 1 else None,
+            "next": step + 1 if step < replay["steps"] else None,
+            "replaying": True,
+        },
+    )
