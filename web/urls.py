@@ -21,6 +21,9 @@ urlpatterns = [
     path("games/<int:game_id>/act/", table.table_act, name="table-act"),
     path("games/<int:game_id>/join/", lobby.table_join, name="table-join"),
     path("games/<int:game_id>/bot/", lobby.table_bot, name="table-bot"),
+    path("games/<int:game_id>/leave/", lobby.table_leave, name="table-leave"),
+    path("games/<int:game_id>/cancel/", lobby.table_cancel, name="table-cancel"),
+    path("games/<int:game_id>/resign/", table.table_resign, name="table-resign"),
     path("games/<int:game_id>/log/", table.table_log, name="table-log"),
     path("games/<int:game_id>/replay/<int:step>/", table.table_replay, name="table-replay"),
 ]

@@ -106,3 +106,35 @@ def test_live_fragment_answers_204_until_the_game_moves(web_client, make_player)
     seat_take(game_id=game.pk, player=bob)
     moved = alice.get(f"/games/{game.pk}/live/?v={version}")
     assert moved.status_code == 200 and b'data-status="active"' in moved.content
+
+
+def test_a_seated_person_leaves_a_waiting_table_and_its_creator_cancels_it(web_client):
+    """Issue 12: leave and cancel from the table page, through the lifecycle services."""
+    alice, bob = web_client("alice"), web_client("bob")
+    created = _post(alice, "/new/palace-poker/", {"seats": 3, "sit": "on"})
+    game_id = int(created["Location"].strip("/").split("/")[-1])
+    _post(bob, f"/games/{game_id}/join/")
+    assert 'id="leave"' in bob.get(f"/games/{game_id}/").content.decode()
+    assert 'id="cancel"' not in bob.get(f"/games/{game_id}/").content.decode()
+    _post(bob, f"/games/{game_id}/leave/")
+    assert [seat.player.username for seat in game_get(game_id).seats.all()] == ["alice"]
+    refused = _post(bob, f"/games/{game_id}/cancel/")
+    assert refused.status_code == 302 and game_get(game_id).status == "waiting"
+    assert "creator" in bob.get(f"/games/{game_id}/").content.decode()  # the refusal, in words
+    _post(alice, f"/games/{game_id}/cancel/")
+    assert game_get(game_id).status == "cancelled"
+    assert "This table was cancelled." in alice.get(f"/games/{game_id}/").content.decode()
+
+
+def test_a_person_resigns_from_the_table_page(web_client, make_player):
+    """Issue 12: the Resign control ends the match for him (heads-up, the other wins); it is gone afterwards."""
+    alice, bob = web_client("alice"), web_client("bob")
+    created = _post(alice, "/new/palace/", {"seats": 2, "sit": "on"})
+    game_id = int(created["Location"].strip("/").split("/")[-1])
+    _post(bob, f"/games/{game_id}/join/")
+    assert 'id="resign"' in alice.get(f"/games/{game_id}/").content.decode()
+    page = _post(alice, f"/games/{game_id}/resign/")
+    assert page.status_code == 200
+    assert game_get(game_id).status == "finished"
+    assert 'id="resign"' not in alice.get(f"/games/{game_id}/").content.decode()
+    assert "The game is over." in bob.get(f"/games/{game_id}/").content.decode()

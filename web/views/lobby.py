@@ -13,6 +13,7 @@ from games.engine.errors import EngineError
 from games.selectors import views as games
 from games.selectors.options import game_kinds, option_defaults, option_fields
 from games.services import game_create, seat_take
+from games.services.lifecycle import game_cancel, seat_leave
 from palace_api.errors import ApplicationError
 from web.forms import TableForm
 from web.tables import seat_names
@@ -96,6 +97,28 @@ def table_join(request: HttpRequest, game_id: int) -> HttpResponse:
 def table_bot(request: HttpRequest, game_id: int) -> HttpResponse:
     """Seat a bot (the table's creator only)."""
     return _seat(request, game_id, bot=request.POST.get("bot") or "basic")
+
+
+@login_required
+@require_POST
+def table_leave(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Give up one's seat at a table that has not started."""
+    try:
+        seat_leave(user=request.user, game_id=game_id)
+    except (ApplicationError, EngineError) as error:
+        request.session["web_error"] = _words(error)
+    return redirect("web:table", game_id=game_id)
+
+
+@login_required
+@require_POST
+def table_cancel(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Cancel a table that has not started (its creator only)."""
+    try:
+        game_cancel(user=request.user, game_id=game_id)
+    except (ApplicationError, EngineError) as error:
+        request.session["web_error"] = _words(error)
+    return redirect("web:table", game_id=game_id)
 
 
 def _seat(request: HttpRequest, game_id: int, *, bot: str | None) -> HttpResponse:

@@ -16,6 +16,7 @@ from games.selectors import views as games
 from games.selectors.options import bot_names
 from games.selectors.replay import game_replay_step
 from games.services import action_submit_idempotent
+from games.services.lifecycle import game_resign
 from palace_api.errors import ApplicationError, NotFoundError
 from web.registry import table_kind
 from web.tables import log_lines, seat_names
@@ -45,6 +46,12 @@ def _table(request: HttpRequest, game: Any, *, error: str | None = None) -> dict
         game, request.user, after=max(0, game.version - LOG_LINES), limit=LOG_LINES, public_only=True
     )
     seated = isinstance(detail["viewer"], int)
+    playing = (
+        seated
+        and detail["status"] == "active"
+        and detail["state"] is not None
+        and not detail["state"]["seats"][detail["viewer"]].get("resigned")
+    )
     return {
         "game": detail,
         "kind_name": KIND_NAMES.get(game.kind, game.kind),
@@ -53,6 +60,7 @@ def _table(request: HttpRequest, game: Any, *, error: str | None = None) -> dict
         "names": names,
         "to_act_names": [names[seat] for seat in detail["to_act"]],
         "seated": seated,
+        "playing": playing,
         "creator": request.user.pk == game.creator_id,
         "bots": bot_names(game.kind),
         "log": list(reversed(log_lines(events["results"], kind, names)))[:LOG_LINES],
@@ -112,6 +120,19 @@ def table_act(request: HttpRequest, game_id: int) -> HttpResponse:
     context = _table(request, game, error=error)
     if request.htmx:
         return render(request, "web/_table.html", context)
+    return render(request, "web/table.html", context, status=400 if error else 200)
+
+
+@login_required
+@require_POST
+def table_resign(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Leave a running match for good, through the API's own service (README, Rules decisions: resigning)."""
+    error = None
+    try:
+        game_resign(user=request.user, game_id=game_id)
+    except (ApplicationError, EngineError) as exc:
+        error = _words(exc)
+    context = _table(request, _game(game_id), error=error)
     return render(request, "web/table.html", context, status=400 if error else 200)
 
 
