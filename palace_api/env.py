@@ -146,3 +146,14 @@ def read_num_proxies(env: environ.Env) -> int:
     if value < 0:
         raise ImproperlyConfigured("NUM_PROXIES must be 0 or more.")
     return value
+
+
+def read_streams_redis_url(env: environ.Env, *, broker_url: str) -> str | None:
+    """Where live streams fan out (Redis pub/sub): STREAMS_REDIS_URL, else the broker's URL when the broker is
+    Redis; ``None`` (each web process polls the database instead) on the embedded broker or with ``none``."""
+    value = env.str("STREAMS_REDIS_URL", default="").strip()
+    if value.lower() == "none":
+        return None
+    if value:
+        return value
+    return broker_url if broker_url.startswith(REDIS_SCHEMES) else None

@@ -1,5 +1,6 @@
 """Django settings for Palace API, all read from the environment (see README, "Configuration")."""
 
+import warnings
 from datetime import timedelta
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from palace_api.env import (
     read_debug,
     read_num_proxies,
     read_secret_key,
+    read_streams_redis_url,
     read_throttle_rates,
 )
 
@@ -42,6 +44,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # The admin's static files, from the apps' folders with DEBUG on and from STATIC_ROOT (collectstatic) without.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -87,6 +91,9 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = Path(env.str("STATIC_ROOT", default=str(BASE_DIR / "staticfiles")))
+if DEBUG:
+    # WhiteNoise serves from the apps' folders with DEBUG on (no collectstatic): a missing STATIC_ROOT is expected.
+    warnings.filterwarnings("ignore", message="No directory at", module="whitenoise.base")
 
 # Throttle counters live here (README, "Throttling"): per process unless CACHE_URL names a shared cache.
 CACHES = {"default": read_cache(env)}
@@ -171,3 +178,12 @@ CELERY_BEAT_SCHEDULE = {
 # Deadlines at most this many seconds away also get a countdown task, for prompt short timeouts; it must stay
 # well under the Redis visibility timeout (palace_api/env.py), or Redis would hand the waiting task out again.
 TIMEOUT_COUNTDOWN_MAX = 600
+
+# Live event streams (README, "Live streams"): Redis pub/sub tells each web process which game moved, when Redis
+# is configured; otherwise each web process polls the versions of the games its open streams watch.
+STREAMS_REDIS_URL = read_streams_redis_url(env, broker_url=CELERY_BROKER_URL)
+STREAMS_POLL_SECONDS = env.float("STREAMS_POLL_SECONDS", default=0.5)
+STREAMS_HEARTBEAT_SECONDS = env.float("STREAMS_HEARTBEAT_SECONDS", default=15.0)
+# Threads that run the streams' database reads in each web process: at most this many database connections for
+# any number of open streams.
+STREAMS_DATABASE_THREADS = env.int("STREAMS_DATABASE_THREADS", default=4)

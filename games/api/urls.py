@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games.api import views
+from games.api import streams, views
 
 urlpatterns = [
     path("games/", views.GameListCreateView.as_view(), name="games"),
@@ -10,5 +10,8 @@ urlpatterns = [
     path("games/<int:game_id>/seats/", views.SeatCreateView.as_view(), name="game-seats"),
     path("games/<int:game_id>/actions/", views.ActionCreateView.as_view(), name="game-actions"),
     path("games/<int:game_id>/events/", views.EventListView.as_view(), name="game-events"),
+    path("games/<int:game_id>/stream/", streams.GameStreamView.as_view(), name="game-stream"),
     path("me/turns/", views.MyTurnsView.as_view(), name="my-turns"),
+    path("me/stream/", streams.MyStreamView.as_view(), name="my-stream"),
+    path("me/stream-token/", streams.StreamTokenView.as_view(), name="my-stream-token"),
 ]
