@@ -9,32 +9,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import httpx
-import pytest
 from django.core import signing
 
-from tests.faults.servers import PrivateRedis
 from tests.streams.live import LiveServer, Sse, act_if_due, read_sse
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory) -> Iterator[LiveServer]:
-    """The embedded default: no Redis, each web process polls the database."""
-    live = LiveServer(tmp_path_factory.mktemp("streams-database"))
-    yield live
-    live.close()
-
-
-@pytest.fixture(scope="module")
-def redis_server(tmp_path_factory) -> Iterator[LiveServer]:
-    """Fan-out through a private Redis; polling slower than the test waits, so events can only come by Redis."""
-    redis = PrivateRedis()  # skips where redis-server is not installed
-    env = {"STREAMS_REDIS_URL": redis.url, "STREAMS_POLL_SECONDS": "30", "STREAMS_HEARTBEAT_SECONDS": "30"}
-    live = LiveServer(tmp_path_factory.mktemp("streams-redis"), **env)
-    try:
-        yield live
-    finally:
-        live.close()
-        redis.stop()
 
 
 class PastSigner(signing.TimestampSigner):
