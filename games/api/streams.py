@@ -114,8 +114,12 @@ def _start_after(request: Request) -> int:
     return 0 if raw is None or raw == "" else _int_or_400("after", raw)
 
 
-def _stream(body: AsyncIterator[bytes]) -> StreamingHttpResponse:
-    return StreamingHttpResponse(body, content_type=EVENT_STREAM, headers=STREAM_HEADERS)
+def _stream(body: AsyncIterator[bytes], waiter: Any) -> StreamingHttpResponse:
+    response = StreamingHttpResponse(body, content_type=EVENT_STREAM, headers=STREAM_HEADERS)
+    # The body's own clean-up never runs if the client leaves before its first event: Django closes the response
+    # in every case.
+    response._resource_closers.append(waiter.close)
+    return response
 
 
 STREAM_RESPONSE = OpenApiResponse(
@@ -158,7 +162,7 @@ class GameStreamView(AsyncAPIView):
         if first.ended and not first.entries and after >= first.version:
             waiter.close()
             return HttpResponse(status=204)
-        return _stream(self._events(game_id, user, waiter, first, after))
+        return _stream(self._events(game_id, user, waiter, first, after), waiter)
 
     async def _events(self, game_id: int, user: Any, waiter: Any, page: live.StreamPage, after: int) -> Any:
         heartbeat = settings.STREAMS_HEARTBEAT_SECONDS
@@ -207,7 +211,7 @@ class MyStreamView(AsyncAPIView):
         if user_id is None:  # IsAuthenticated lets no anonymous caller here; be explicit all the same
             raise ApplicationError("not_authenticated", "log in to follow your games")
         waiter = hub().watch(user=user_id)
-        return _stream(self._events(user_id, waiter))
+        return _stream(self._events(user_id, waiter), waiter)
 
     async def _events(self, user_id: int, waiter: Any) -> Any:
         heartbeat = settings.STREAMS_HEARTBEAT_SECONDS
