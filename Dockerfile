@@ -1,4 +1,4 @@
-# One image for web (gunicorn), worker and beat (celery); see docker-compose.yml.
+# One image for web (gunicorn with uvicorn workers), worker and beat (celery); see docker-compose.yml.
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -24,4 +24,7 @@ RUN useradd --system --no-create-home palace
 USER palace
 
 EXPOSE 8000
-CMD ["gunicorn", "palace_api.wsgi", "--bind", "0.0.0.0:8000", "--workers", "2", "--access-logfile", "-"]
+# ASGI under gunicorn's uvicorn workers: an open live stream waits on a worker's event loop instead of holding the
+# worker, so each worker serves thousands of streams beside the usual requests. Streams get 10 s to end on a stop.
+CMD ["gunicorn", "palace_api.asgi:application", "--worker-class", "uvicorn_worker.UvicornWorker", \
+     "--bind", "0.0.0.0:8000", "--workers", "2", "--graceful-timeout", "10", "--access-logfile", "-"]

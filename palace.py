@@ -73,9 +73,9 @@ def run_steps(steps: Sequence[tuple[str, Sequence[str]]]) -> int:
 
 
 def local_environment() -> None:
-    """What a local run assumes unless the environment says otherwise: DEBUG on (Django serves the admin's
-    static files, and the settings accept the fixed development key instead of requiring SECRET_KEY), and
-    webhooks may reach receivers on loopback."""
+    """What a local run assumes unless the environment says otherwise: DEBUG on (WhiteNoise serves static files
+    from the apps' folders, and the settings accept the fixed development key instead of requiring SECRET_KEY),
+    and webhooks may reach receivers on loopback."""
     os.environ.setdefault("DEBUG", "true")
     # Webhooks to a receiver on this machine (loopback only) are allowed in a local run.
     os.environ.setdefault("WEBHOOK_ALLOWED_NETWORKS", "127.0.0.0/8,::1/128")
@@ -126,7 +126,20 @@ def command_run(args: Sequence[str]) -> int:
             return code
     beat_schedule = VENV / f"celerybeat-schedule-{port}"
     services = {
-        "web": [python, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
+        # ASGI: an open live stream waits on uvicorn's event loop instead of holding a worker. WhiteNoise serves
+        # the admin's static files, as runserver did. Open streams get 5 s to end when stopped.
+        "web": [
+            python,
+            "-m",
+            "uvicorn",
+            "palace_api.asgi:application",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            port,
+            "--timeout-graceful-shutdown",
+            "5",
+        ],
         "worker": [
             python,
             "-m",

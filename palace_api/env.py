@@ -182,3 +182,14 @@ def read_retry_delays(env: environ.Env) -> list[float]:
     if any(delay < 0 for delay in delays):
         raise ImproperlyConfigured("WEBHOOK_RETRY_DELAYS: no delay may be negative.")
     return delays
+
+
+def read_streams_redis_url(env: environ.Env, *, broker_url: str) -> str | None:
+    """Where live streams fan out (Redis pub/sub): STREAMS_REDIS_URL, else the broker's URL when the broker is
+    Redis; ``None`` (each web process polls the database instead) on the embedded broker or with ``none``."""
+    value = env.str("STREAMS_REDIS_URL", default="").strip()
+    if value.lower() == "none":
+        return None
+    if value:
+        return value
+    return broker_url if broker_url.startswith(REDIS_SCHEMES) else None

@@ -1,5 +1,6 @@
 """Django settings for Palace API, all read from the environment (see README, "Configuration")."""
 
+import warnings
 from datetime import timedelta
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from palace_api.env import (
     read_num_proxies,
     read_retry_delays,
     read_secret_key,
+    read_streams_redis_url,
     read_throttle_rates,
 )
 
@@ -109,6 +111,9 @@ LOGIN_URL = "web:login"
 LOGIN_REDIRECT_URL = "web:lobby"
 LOGOUT_REDIRECT_URL = "web:lobby"
 WEB_POLL_SECONDS = env.float("WEB_POLL_SECONDS", default=2.0)
+if DEBUG:
+    # WhiteNoise serves from the apps' folders with DEBUG on (no collectstatic): a missing STATIC_ROOT is expected.
+    warnings.filterwarnings("ignore", message="No directory at", module="whitenoise.base")
 
 # Throttle counters live here (README, "Throttling"): per process unless CACHE_URL names a shared cache.
 CACHES = {"default": read_cache(env)}
@@ -218,3 +223,11 @@ WEBHOOK_DISABLE_AFTER = env.float("WEBHOOK_DISABLE_AFTER", default=24 * 3600.0)
 # delivery, unless they fall in one of these networks (tests; `palace.py run` allows loopback).
 WEBHOOK_ALLOWED_NETWORKS = read_networks(env, "WEBHOOK_ALLOWED_NETWORKS")
 WEBHOOK_MAX_ENDPOINTS = env.int("WEBHOOK_MAX_ENDPOINTS", default=10)
+# Live event streams (README, "Live streams"): Redis pub/sub tells each web process which game moved, when Redis
+# is configured; otherwise each web process polls the versions of the games its open streams watch.
+STREAMS_REDIS_URL = read_streams_redis_url(env, broker_url=CELERY_BROKER_URL)
+STREAMS_POLL_SECONDS = env.float("STREAMS_POLL_SECONDS", default=0.5)
+STREAMS_HEARTBEAT_SECONDS = env.float("STREAMS_HEARTBEAT_SECONDS", default=15.0)
+# Threads that run the streams' database reads in each web process: at most this many database connections for
+# any number of open streams.
+STREAMS_DATABASE_THREADS = env.int("STREAMS_DATABASE_THREADS", default=4)

@@ -1,5 +1,6 @@
-"""The README's run command, as a new user starts it: web server, Celery worker and beat on the embedded
-broker, in a subprocess; a client plays a hand against a bot over HTTP; Ctrl-C stops everything."""
+"""The README's run command, as a new user starts it: web server (ASGI), Celery worker and beat on the embedded
+broker, in a subprocess; a client plays a hand against a bot over HTTP while a browser-like client follows the
+game's live stream with a stream token; Ctrl-C stops everything."""
 
 from __future__ import annotations
 
@@ -8,11 +9,14 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import httpx
 import pytest
+
+from tests.streams.live import Sse, read_sse
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -66,7 +70,7 @@ def running_server(tmp_path):
 
 def test_run_command_serves_a_hand_against_a_bot_and_stops_on_ctrl_c(running_server):
     process, base, log_path = running_server
-    # Django's development server may close an idle kept-alive connection just as a request reuses it.
+    # A server may close an idle kept-alive connection just as a request reuses it.
     # The site itself, with its static files (htmx from django-htmx, through WhiteNoise).
     site = base.removesuffix("api/v1/")
     assert "Sign up" in httpx.get(site, timeout=10).text
@@ -76,6 +80,17 @@ def test_run_command_serves_a_hand_against_a_bot_and_stops_on_ctrl_c(running_ser
         client.headers["Authorization"] = f"Token {token}"
         game = client.post("games/", json={"kind": "palace-poker", "seats": 2, "options": {"max_hands": 1}}).json()
         url = f"games/{game['id']}/"
+        # What a browser's EventSource does: no header, a short-lived token in the query.
+        stream_token = client.post("me/stream-token/").json()["token"]
+        streamed: list[Sse] = []
+
+        def follow() -> None:
+            with httpx.stream("GET", base + url + "stream/", params={"token": stream_token}, timeout=30) as answer:
+                assert answer.status_code == 200
+                streamed.extend(item for item in read_sse(answer) if item.comment is None)
+
+        follower = threading.Thread(target=follow, daemon=True)
+        follower.start()
         assert client.post(url + "seats/", json={"seat": 0}).status_code == 201
         assert client.post(url + "seats/", json={"bot": "basic"}).status_code == 201
         deadline = time.monotonic() + 60
@@ -91,6 +106,14 @@ def test_run_command_serves_a_hand_against_a_bot_and_stops_on_ctrl_c(running_ser
             else:
                 time.sleep(0.1)
         log = client.get(url + "events/", params={"limit": 500}).json()["results"]
+        # The stream ended with the game, holding exactly the log as this player may see it.
+        follower.join(30)
+        assert not follower.is_alive(), "the stream did not end with the game"
+        assert [item.data for item in streamed] == log
+        assert [int(item.id or 0) for item in streamed] == list(range(1, len(log) + 1))
+        # The admin's static files are served (WhiteNoise), as Django's development server served them.
+        static = client.get(base.removesuffix("api/v1/") + "static/admin/css/base.css")
+        assert static.status_code == 200 and "text/css" in static.headers["content-type"]
     assert any(entry["actor"] == 1 and "action" in entry for entry in log), "the bot acted by itself"
     # The README's demo, from a second terminal beside the run command.
     demo_env = {name: value for name, value in os.environ.items() if name not in ("SECRET_KEY", "DEBUG")}
@@ -108,7 +131,7 @@ def test_run_command_serves_a_hand_against_a_bot_and_stops_on_ctrl_c(running_ser
     assert process.wait(timeout=30) == 0
     port = base.split(":")[2].split("/")[0]
     for marker in (
-        f"runserver 127.0.0.1:{port}",
+        f"uvicorn palace_api.asgi:application --host 127.0.0.1 --port {port}",
         f"palace-{port}@",
         f"webhooks-{port}@",
         f"celerybeat-schedule-{port}",

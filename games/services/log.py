@@ -20,7 +20,7 @@ from games.engine.protocol import Action
 from games.engine.protocol import Event as EngineEvent
 from games.models import Event, Game, GameStatus, Seat, Snapshot
 from games.selectors.state import SNAPSHOT_EVERY, engine_of, remember_state
-from games.services.scheduling import after_commit
+from games.services.scheduling import after_commit, announce_after_commit
 from palace_api.errors import ConflictError, UnprocessableError
 
 
@@ -77,6 +77,7 @@ def append_rows(game: Game, rows: list[Event]) -> None:
     """Insert rows that are not engine actions (seats taken) and move the version on."""
     _insert(game, rows)
     game.save(update_fields=["version", "updated"])
+    _announce(game)
 
 
 def _insert(game: Game, rows: list[Event]) -> None:
@@ -129,6 +130,11 @@ def seat_of(game: Game, user: Any) -> int | None:
     return next((number for number, (player_id, _) in _seats(game).items() if player_id == user.pk), None)
 
 
+def _announce(game: Game) -> None:
+    players = [player_id for player_id, _ in _seats(game).values()]
+    announce_after_commit(game_id=game.pk, version=game.version, players=players)
+
+
 def _write(game: Game, state: Any, rows: list[Event], *, acting_before: set[int]) -> None:
     """Insert ``rows`` and update the projections to ``state``.
 
@@ -157,6 +163,7 @@ def _write(game: Game, state: Any, rows: list[Event], *, acting_before: set[int]
         Snapshot.objects.create(game=game, version=game.version, state=engine.state_to_json(state))
     version = game.version
     transaction.on_commit(lambda: remember_state(game, version, state))
+    _announce(game)
     after_commit(
         game_id=game.pk,
         version=version,

@@ -19,6 +19,8 @@ from celery import current_app
 from django.conf import settings
 from django.db import transaction
 
+from games.services import fanout
+
 BOT_MOVE = "games.tasks.bot_move"
 APPLY_TIMEOUT = "games.tasks.apply_timeout"
 GAME_CHANGED = "webhooks.tasks.game_changed"
@@ -51,3 +53,12 @@ def after_commit(*, game_id: int, version: int, bot_to_act: bool, timeout: int |
         # One second late rather than early: the task re-checks the deadline and does nothing before it.
         transaction.on_commit(lambda: publish(APPLY_TIMEOUT, args=[game_id, version], countdown=timeout + 1))
     transaction.on_commit(lambda: publish(GAME_CHANGED, args=[game_id, version]))
+
+
+def announce_after_commit(*, game_id: int, version: int, players: list[int | None]) -> None:
+    """Tell open live streams, once the transaction commits, that ``game_id`` reached ``version``
+    (``games.services.fanout``; nothing is sent without Redis). ``robust``: an error is logged, never raised."""
+    transaction.on_commit(
+        lambda: fanout.announce(game_id=game_id, version=version, players=players),
+        robust=True,
+    )

@@ -14,6 +14,8 @@ GAME_OPERATIONS = {
     ("/api/v1/games/{game_id}/actions/", "post"),
     ("/api/v1/games/{game_id}/events/", "get"),
     ("/api/v1/me/turns/", "get"),
+    ("/api/v1/games/{game_id}/stream/", "get"),
+    ("/api/v1/me/stream/", "get"),
 }
 
 

@@ -193,7 +193,19 @@ class Palace:
     def start_web(self) -> None:
         self._spawn(
             "web",
-            [PYTHON, "-m", "gunicorn", "palace_api.wsgi", "--bind", f"127.0.0.1:{self.port}", "--workers", "1"],
+            # The Dockerfile's server: gunicorn with uvicorn workers (ASGI).
+            [
+                PYTHON,
+                "-m",
+                "gunicorn",
+                "palace_api.asgi:application",
+                "--worker-class",
+                "uvicorn_worker.UvicornWorker",
+                "--bind",
+                f"127.0.0.1:{self.port}",
+                "--workers",
+                "1",
+            ],
         )
         wait_until("gunicorn answers", lambda: self.http.get("/api/schema/").status_code == 200)
 

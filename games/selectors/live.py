@@ -1,0 +1,179 @@
+"""Read models of the live streams (``games.api.streams``): a game's new log entries for one viewer, the versions
+the per-process hub polls, and what the caller's own stream announces (``turn.due``, ``game.started``,
+``game.finished``), derived from ``Seat.to_act``, the game's status and the log.
+
+Everything here is synchronous ORM code; the async views run it in worker threads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Q
+from django.utils import timezone
+
+from games.models import Event, Game, GameStatus, Seat
+from games.selectors.state import engine_of, game_state
+from games.selectors.views import game_events, game_get
+
+LIVE_STATUSES = (GameStatus.WAITING, GameStatus.ACTIVE)
+"""A game in any other status (finished, or any end added later) never logs again."""
+
+NOT_DECISIONS = ("seat_taken", "shuffle")
+"""Log kinds that are not a seat's decision."""
+
+
+@dataclass(frozen=True)
+class StreamPage:
+    """Log entries after a point, as one viewer may see them: ``entries`` (``events/``'s JSON, in ``seq``
+    order), ``more`` (another page follows at once), and the game's ``version`` and ``ended`` (its status is
+    past ``LIVE_STATUSES``) as read before the entries, so ``ended`` and the last entry at ``version`` mean the
+    log is complete."""
+
+    entries: list[dict[str, Any]]
+    more: bool
+    version: int
+    ended: bool
+
+
+def game_version(game_id: int) -> tuple[int, bool] | None:
+    """``(version, ended)`` of the game, or ``None`` if there is none: one indexed read, no seats."""
+    row = Game.objects.filter(pk=game_id).values_list("version", "status").first()
+    return None if row is None else (row[0], row[1] not in LIVE_STATUSES)
+
+
+def stream_page(game_id: int, user: AbstractBaseUser | AnonymousUser, *, after: int, limit: int) -> StreamPage:
+    """The entries with ``seq > after`` (at most ``limit``) redacted for ``user`` as ``events/`` redacts them.
+
+    The viewer is worked out anew on each call: one who takes a seat sees his cards from then on, as ``events/``
+    would show them. Raises ``NotFoundError("game_not_found")``.
+    """
+    game = game_get(game_id)
+    page = game_events(game, user, after=after, limit=limit)
+    return StreamPage(
+        entries=page["results"],
+        more=page["next_after"] is not None,
+        version=game.version,
+        ended=game.status not in LIVE_STATUSES,
+    )
+
+
+def watched_versions(game_ids: Iterable[int], user_ids: Iterable[int]) -> tuple[dict[int, int], dict[int, int]]:
+    """What the polling hub compares between two ticks: each game's version, and for each user a number that
+    changes whenever one of his unfinished games moves or ends (the sum of their ids and versions)."""
+    game_ids, user_ids = list(game_ids), list(user_ids)
+    games = dict(Game.objects.filter(pk__in=game_ids).values_list("id", "version")) if game_ids else {}
+    users: dict[int, int] = dict.fromkeys(user_ids, 0)
+    if user_ids:
+        rows = Seat.objects.filter(player_id__in=user_ids, game__status__in=LIVE_STATUSES).values_list(
+            "player_id", "game_id", "game__version"
+        )
+        for player_id, game_id, version in rows:
+            # A game that ends leaves the sum; one that moves changes it (versions only grow).
+            users[player_id] += game_id * 1_000_003 + version
+    return games, users
+
+
+@dataclass(frozen=True)
+class MyGame:
+    """One of the caller's games as his stream last saw it."""
+
+    game: int
+    kind: str
+    seat: int
+    status: str
+    version: int
+    to_act: bool
+    deadline: datetime | None
+
+
+def my_games(user_id: int, *, also: Iterable[int] = ()) -> dict[int, MyGame]:
+    """The user's unfinished games (and the games ``also`` names, whatever their status), by id."""
+    seats = (
+        Seat.objects.filter(player_id=user_id)
+        .filter(Q(game__status__in=LIVE_STATUSES) | Q(game_id__in=list(also)))
+        .select_related("game")
+        .order_by()
+    )
+    return {
+        seat.game_id: MyGame(
+            game=seat.game_id,
+            kind=seat.game.kind,
+            seat=seat.number,
+            status=seat.game.status,
+            version=seat.game.version,
+            to_act=seat.to_act and seat.game.status == GameStatus.ACTIVE,
+            deadline=seat.game.deadline,
+        )
+        for seat in seats
+    }
+
+
+def _turn_due(now: MyGame) -> dict[str, Any]:
+    seconds_left = None
+    if now.deadline is not None:
+        seconds_left = max(0, int((now.deadline - timezone.now()).total_seconds()))
+    deadline = None if now.deadline is None else now.deadline.isoformat().replace("+00:00", "Z")
+    return {
+        "game": now.game,
+        "kind": now.kind,
+        "seat": now.seat,
+        "version": now.version,
+        "deadline": deadline,
+        "seconds_left": seconds_left,
+    }
+
+
+def _acted_between(now: MyGame, before: MyGame) -> bool:
+    """Whether the seat made a decision (his own or a timeout's) in the log between the two versions."""
+    return (
+        Event.objects.filter(game_id=now.game, seq__gt=before.version, seq__lte=now.version, actor=now.seat)
+        .exclude(kind__in=NOT_DECISIONS)
+        .exists()
+    )
+
+
+def game_result(game_id: int, seat: int) -> dict[str, Any] | None:
+    """How the match ended, as ``seat`` sees its final state: the shedding game's ``order`` and ``reason``; Palace
+    Poker's ``winners`` and each seat's ``stack`` (and ``scores`` under the points variation). No card."""
+    game = game_get(game_id)
+    state = game_state(game)
+    if state is None:
+        return None
+    view = engine_of(game).view(state, seat)
+    if "result" in view:
+        result: dict[str, Any] | None = view["result"]
+        return result
+    out: dict[str, Any] = {"winners": view.get("winners", []), "stacks": [row.get("stack") for row in view["seats"]]}
+    if "scores" in view:
+        out["scores"] = view["scores"]
+    return out
+
+
+def my_stream_news(before: dict[int, MyGame] | None, now: dict[int, MyGame]) -> list[tuple[str, dict[str, Any]]]:
+    """What the caller's stream announces going from ``before`` to ``now`` (``my_games`` twice), in order:
+    ``(name, payload)`` with name ``game.started``, ``turn.due`` or ``game.finished``.
+
+    ``before`` ``None``: the stream has just opened, and announces the turns due now. A decision is announced
+    anew when the seat owes one it did not owe before, or owes one again after deciding (the log says so).
+    Payloads hold ids, versions, times and results: never a card.
+    """
+    news: list[tuple[str, dict[str, Any]]] = []
+    for game_id in sorted(now):
+        game = now[game_id]
+        old = None if before is None else before.get(game_id)
+        base = {"game": game.game, "kind": game.kind, "seat": game.seat, "version": game.version}
+        started = before is not None and game.status != GameStatus.WAITING and (old is None or old.status == "waiting")
+        if started:
+            news.append(("game.started", base))
+        if game.to_act and (
+            old is None or not old.to_act or (old.version != game.version and _acted_between(game, old))
+        ):
+            news.append(("turn.due", _turn_due(game)))
+        if before is not None and game.status not in LIVE_STATUSES and (old is None or old.status in LIVE_STATUSES):
+            news.append(("game.finished", {**base, "result": game_result(game.game, game.seat)}))
+    return news
