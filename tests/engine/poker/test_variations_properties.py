@@ -51,7 +51,10 @@ def test_random_matches_with_variations_keep_every_invariant_and_replay_equal(op
     log, final = play_match(options, seats, rng)
     assert GAME.is_over(final)
     measure = final.scores if options["points"] else final.stacks
-    assert final.winners and all(measure[w] == max(measure) for w in final.winners)
+    # A resigned seat's stack or score is out of play: the winners lead those still in the match.
+    in_match = [seat for seat in range(seats) if seat not in final.resigned]
+    assert final.winners and all(measure[w] == max(measure[s] for s in in_match) for w in final.winners)
+    assert not set(final.winners) & set(final.resigned)
     if options["points"]:
         assert final.stacks == (options["starting_stack"],) * seats
         assert all(0 <= score for score in final.scores)
