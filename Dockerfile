@@ -13,6 +13,7 @@ COPY pyproject.toml README.md manage.py ./
 COPY palace_api ./palace_api
 COPY games ./games
 COPY players ./players
+COPY notifications ./notifications
 RUN pip install .
 
 # Settings need a SECRET_KEY when DEBUG is false; collectstatic needs no real one.
