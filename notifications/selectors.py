@@ -119,6 +119,16 @@ def finished_owed(*, now: datetime, window: float, limit: int = 1000) -> list[Ow
     return _group(list(seats), WEBHOOK_EVENT_OF[MailKind.FINISHED])
 
 
+def still_waiting(mail: Mail) -> bool:
+    """Whether a turn or digest mail's news still holds: one of its games still waits for the recipient's seat
+    (a person who acted meanwhile, while the mail server was down say, is not told it is his move)."""
+    pairs = list(mail.game_rows.values_list("game_id", "seat"))
+    waiting = Seat.objects.filter(
+        game_id__in=[game_id for game_id, _ in pairs], to_act=True, bot="", game__status=GameStatus.ACTIVE
+    ).values_list("game_id", "number")
+    return bool(set(pairs) & set(waiting))
+
+
 def confirmations_since(user: AbstractBaseUser, since: datetime) -> int:
     """How many confirmation mails were made for ``user`` since ``since``."""
     return Mail.objects.filter(user=user, kind=MailKind.CONFIRM, created__gte=since).count()

@@ -1,10 +1,11 @@
 """Sending a mail: one attempt per task, through Django's configured backend (``EMAIL_URL``).
 
 An attempt first claims the mail (a compare-and-set on ``locked_until``), so two tasks for one mail send it
-once; the mail is re-checked against the account (address still the same and confirmed, preference still on)
-and cancelled otherwise, so nothing reaches an address that was changed or unsubscribed meanwhile. A failure is
-recorded and retried after ``MAIL_RETRY_DELAYS`` by the sweeper; after the last one the mail is ``failed``.
-Nothing here touches a game: an SMTP server that is down only delays mail.
+once. The mail is then re-checked against the account (address still the same and confirmed, preference still
+on) and, for a turn mail, against its games (one still waits for him), and cancelled otherwise: nothing reaches
+an address changed or unsubscribed meanwhile, nor tells someone who has played since that it is his move. A
+failure is recorded and retried after ``MAIL_RETRY_DELAYS`` by the sweeper; after the last one the mail is
+``failed``. Nothing here touches a game: an SMTP server that is down only delays mail.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from django.core.mail import EmailMultiAlternatives, get_connection
 from django.utils import timezone
 
 from notifications.models import EmailAddress, Mail, MailKind, MailStatus
+from notifications.selectors import still_waiting
 
 logger = logging.getLogger(__name__)
 
@@ -35,6 +37,8 @@ def _still_wanted(mail: Mail) -> str:
         return "the address is not confirmed"
     if mail.kind in (MailKind.TURN, MailKind.DIGEST) and not row.turn:
         return "turn mails were turned off"
+    if mail.kind in (MailKind.TURN, MailKind.DIGEST) and not still_waiting(mail):
+        return "no game of the mail waits for the person any more"
     if mail.kind == MailKind.FINISHED and not row.finished:
         return "finished mails were turned off"
     return ""

@@ -166,6 +166,20 @@ def test_a_pending_mail_is_not_sent_once_turn_mails_are_off(make_player, confirm
     assert Mail.objects.get(kind=MailKind.TURN).status == MailStatus.CANCELLED
 
 
+def test_a_turn_mail_not_yet_sent_when_he_acts_is_cancelled(make_player, confirmed, heads_up):
+    """The mail server was down while he came back and played: he is not told afterwards that it is his move."""
+    alice, _ = make_player("alice")
+    bob, _ = make_player("bob")
+    confirmed(alice)
+    game = heads_up(alice, bob)
+    assert turn_mails_make(now=after_grace()) == 1
+    action_submit(user=alice, game_id=game.pk, type="stay")
+    assert deliver_pending() == 0
+    assert outbox.outbox == []
+    row = Mail.objects.get(kind=MailKind.TURN)
+    assert row.status == MailStatus.CANCELLED and "waits" in row.error
+
+
 def test_three_waiting_games_come_in_one_digest(make_player, confirmed, heads_up):
     alice, _ = make_player("alice")
     confirmed(alice)
