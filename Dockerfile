@@ -15,6 +15,7 @@ COPY games ./games
 COPY players ./players
 COPY web ./web
 COPY webhooks ./webhooks
+COPY notifications ./notifications
 RUN pip install .
 
 # Settings need a SECRET_KEY when DEBUG is false; collectstatic needs no real one.

@@ -14,12 +14,12 @@ app.autodiscover_tasks()
 def route_task(
     name: str, args: object, kwargs: object, options: object, task: object = None, **kw: object
 ) -> dict | None:
-    """Celery's router: webhook deliveries go to their own queue (``WEBHOOK_DELIVERY_QUEUE``, default
-    ``webhooks``), served by a worker of their own, so a receiver that hangs for its whole timeout holds no
-    process a bot's move or a turn timeout waits for. Everything else takes the default queue."""
+    """Celery's router: webhook and mail deliveries go to their own queue (``WEBHOOK_DELIVERY_QUEUE``, default
+    ``webhooks``), served by a worker of their own, so a receiver or mail server that hangs for its whole timeout
+    holds no process a bot's move or a turn timeout waits for. Everything else takes the default queue."""
     from django.conf import settings
 
     queue = getattr(settings, "WEBHOOK_DELIVERY_QUEUE", "")
-    if name == "webhooks.tasks.deliver" and queue:
+    if name in ("webhooks.tasks.deliver", "notifications.tasks.deliver") and queue:
         return {"queue": queue}
     return None

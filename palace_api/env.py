@@ -94,6 +94,23 @@ def broker_transport_options(broker_url: str) -> dict[str, Any]:
     return {}
 
 
+DEFAULT_EMAIL_URL = "consolemail://"
+
+
+def read_email(env: environ.Env) -> dict[str, Any]:
+    """EMAIL_URL (``smtp+tls://user:password@host:587``, ``smtps://...:465``, ``consolemail://``) as Django's
+    EMAIL_* settings, parsed by django-environ; Django's console backend (mails printed) if unset or empty.
+
+    ``smtp+tls`` (and ``smtps``) mean STARTTLS, usually on port 587; ``smtp+ssl``, TLS from the first byte (465).
+    Percent-encode a user or password holding ``@``, ``:`` or ``/``. An unknown scheme raises ImproperlyConfigured
+    (django-environ's), so the settings do not load rather than losing every mail later.
+    """
+    url = env.str("EMAIL_URL", default="") or DEFAULT_EMAIL_URL
+    config = env.email_url_config(url)
+    # Parts the URL leaves out keep Django's defaults.
+    return {key: value for key, value in config.items() if value not in (None, "")}
+
+
 def read_cache(env: environ.Env) -> dict[str, Any]:
     """CACHE_URL (``redis://127.0.0.1:6379/1``); a per-process in-memory cache if unset or empty.
 

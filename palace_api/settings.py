@@ -13,6 +13,7 @@ from palace_api.env import (
     read_celery_result_backend,
     read_database,
     read_debug,
+    read_email,
     read_networks,
     read_num_proxies,
     read_retry_delays,
@@ -45,6 +46,7 @@ INSTALLED_APPS = [
     "webhooks",
     "django_htmx",
     "web",
+    "notifications",
 ]
 
 MIDDLEWARE = [
@@ -186,6 +188,10 @@ TIMEOUT_SWEEP_SECONDS = env.float("TIMEOUT_SWEEP_SECONDS", default=5.0)
 # The webhook sweeper sends the deliveries whose retry is due: retries hours away are not countdown tasks (Redis
 # would hand them out again after its visibility timeout), and a worker that died mid-attempt is covered too.
 WEBHOOK_SWEEP_SECONDS = env.float("WEBHOOK_SWEEP_SECONDS", default=30.0)
+# The notifications sweeper (notifications.tasks.sweep) makes the mails owed: a person's decision is mailed once
+# its game has not moved for NOTIFICATION_GRACE_SECONDS (people at the table get no mail), so a sweep every 30 s
+# is prompt enough, and it needs no message from games.
+NOTIFICATION_SWEEP_SECONDS = env.float("NOTIFICATION_SWEEP_SECONDS", default=30.0)
 # A bot decision due this long with no move is made by the sweeper (README, "Failure modes"): its message was lost.
 BOT_STALL_SECONDS = env.float("BOT_STALL_SECONDS", default=10.0)
 CELERY_BEAT_SCHEDULE = {
@@ -204,6 +210,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "webhooks.tasks.sweep_deliveries",
         "schedule": WEBHOOK_SWEEP_SECONDS,
         "options": {"expires": 2 * WEBHOOK_SWEEP_SECONDS},
+    },
+    "sweep-notifications": {
+        "task": "notifications.tasks.sweep",
+        "schedule": NOTIFICATION_SWEEP_SECONDS,
+        "options": {"expires": 2 * NOTIFICATION_SWEEP_SECONDS},
     },
 }
 # Deadlines at most this many seconds away also get a countdown task, for prompt short timeouts; it must stay
@@ -231,3 +242,21 @@ STREAMS_HEARTBEAT_SECONDS = env.float("STREAMS_HEARTBEAT_SECONDS", default=15.0)
 # Threads that run the streams' database reads in each web process: at most this many database connections for
 # any number of open streams.
 STREAMS_DATABASE_THREADS = env.int("STREAMS_DATABASE_THREADS", default=4)
+
+# Email (README, "Email notifications"). EMAIL_URL: the mail server, parsed by django-environ
+# (palace_api/env.py); Django's console backend (mails printed by the worker) when unset.
+vars().update(read_email(env))
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Palace <palace@localhost>")
+# Seconds each step of talking to the mail server may take: a server that hangs holds a worker no longer.
+EMAIL_TIMEOUT = env.float("EMAIL_TIMEOUT", default=10.0)
+# Links in mails start with this (no trailing slash needed): the table, confirmation and unsubscribe pages.
+SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000")
+# Seconds a person's decision stays unanswered, in a game where nothing happens, before it is mailed.
+NOTIFICATION_GRACE_SECONDS = env.float("NOTIFICATION_GRACE_SECONDS", default=120.0)
+# Finished-game mails are made for games finished at most this many seconds ago (a sweeper down for longer
+# skips them rather than mailing about old games).
+NOTIFICATION_FINISHED_WINDOW = env.float("NOTIFICATION_FINISHED_WINDOW", default=24 * 3600.0)
+# Seconds before each retry of a mail the server refused or could not take; after the last, the mail failed.
+MAIL_RETRY_DELAYS = [60.0, 300.0, 1800.0, 7200.0]
+# A delivery task sent but not run within this many seconds (lost with a broker or worker) is sent again.
+MAIL_REQUEUE_SECONDS = 300.0

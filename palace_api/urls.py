@@ -7,6 +7,8 @@ urlpatterns = [
     path("api/v1/", include("players.urls")),
     path("api/v1/", include("games.api.urls")),
     path("api/v1/", include("webhooks.urls")),
+    path("api/v1/", include("notifications.api.urls")),
+    path("", include("notifications.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     # The browser pages (web/): lobby at /, tables under /games/.

@@ -1,0 +1,112 @@
+"""The periodic sweeper: makes the turn, digest and finished mails that are owed, and re-sends delivery tasks
+that were lost. Games never call this app; this sweep reads what is due from the database every
+``NOTIFICATION_SWEEP_SECONDS``, so a lost message or a worker down for a while only delays a mail."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from games.models import Game
+from notifications.models import Mail, MailGame, MailKind, MailStatus
+from notifications.selectors import TURN_KINDS, Owed, due_mails, finished_owed, turns_owed
+from notifications.services.compose import game_row, mail_make
+from notifications.services.scheduling import publish_delivery
+
+
+def turn_mails_make(*, now: datetime | None = None) -> int:
+    """One mail per person owed one (``notifications.selectors.turns_owed``, grace ``NOTIFICATION_GRACE_SECONDS``):
+    a turn mail for one game, a digest listing them for several. Returns how many mails were made."""
+    now = now or timezone.now()
+    made = 0
+    for owed in turns_owed(now=now, grace=settings.NOTIFICATION_GRACE_SECONDS):
+        made += _make_turn_mail(owed, now)
+    return made
+
+
+@transaction.atomic
+def _make_turn_mail(owed: Owed, now: datetime) -> int:
+    # The person's row lock serialises two sweeps that overlap: the second finds the first's mail at the same
+    # version of the game, and drops that game.
+    user = get_user_model().objects.select_for_update().get(pk=owed.user_id)
+    told = set(
+        MailGame.objects.filter(mail__user=user, mail__kind__in=TURN_KINDS, game__in=owed.games).values_list(
+            "game_id", "version"
+        )
+    )
+    pairs = [
+        (game, seat) for game, seat in zip(owed.games, owed.seats, strict=True) if (game.pk, game.version) not in told
+    ]
+    if not pairs:
+        return 0
+    rows = [game_row(game, seat, user, now) for game, seat in pairs]
+    if len(rows) == 1:
+        kind = MailKind.TURN
+        subject = f"Your move in game #{rows[0]['id']} ({rows[0]['kind']})"
+    else:
+        kind = MailKind.DIGEST
+        subject = f"Your move in {len(rows)} games"
+    mail_make(
+        user=user,
+        to=owed.address.address,
+        kind=kind,
+        subject=subject,
+        context={"games": rows},
+        games=pairs,
+    )
+    return 1
+
+
+def finished_mails_make(*, now: datetime | None = None) -> int:
+    """One mail per finished game and person owed one (``notifications.selectors.finished_owed``, games finished
+    within ``NOTIFICATION_FINISHED_WINDOW`` seconds). Returns how many mails were made."""
+    now = now or timezone.now()
+    made = 0
+    for owed in finished_owed(now=now, window=settings.NOTIFICATION_FINISHED_WINDOW):
+        for game, seat in zip(owed.games, owed.seats, strict=True):
+            made += _make_finished_mail(owed, game, seat, now)
+    return made
+
+
+@transaction.atomic
+def _make_finished_mail(owed: Owed, game: Game, seat: int, now: datetime) -> int:
+    user = get_user_model().objects.select_for_update().get(pk=owed.user_id)
+    if MailGame.objects.filter(mail__user=user, mail__kind=MailKind.FINISHED, game=game).exists():
+        return 0  # an overlapping sweep made it
+    row = game_row(game, seat, user, now)
+    mail_make(
+        user=user,
+        to=owed.address.address,
+        kind=MailKind.FINISHED,
+        subject=f"Game #{row['id']} ({row['kind']}) has finished",
+        context={"game": row},
+        games=[(game, seat)],
+    )
+    return 1
+
+
+def deliveries_requeue(*, now: datetime | None = None) -> int:
+    """Send a delivery task for each pending mail whose attempt is due and whose task was lost or never sent
+    (a retry, or a broker down at the commit). Returns how many were sent."""
+    now = now or timezone.now()
+    ids = due_mails(now=now)
+    if not ids:
+        return 0
+    Mail.objects.filter(pk__in=ids, status=MailStatus.PENDING).update(
+        queued_until=now + timedelta(seconds=settings.MAIL_REQUEUE_SECONDS)
+    )
+    return sum(publish_delivery(mail_id) for mail_id in ids)
+
+
+def notifications_sweep(*, now: datetime | None = None) -> dict[str, int]:
+    """The whole sweep: turn mails, finished mails, lost deliveries. Returns the counts of each."""
+    now = now or timezone.now()
+    return {
+        "turn": turn_mails_make(now=now),
+        "finished": finished_mails_make(now=now),
+        "requeued": deliveries_requeue(now=now),
+    }
