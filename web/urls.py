@@ -13,6 +13,7 @@ urlpatterns = [
     path("login/", auth_views.LoginView.as_view(template_name="web/login.html"), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("tokens/", accounts.tokens, name="tokens"),
+    path("email/", accounts.email, name="email"),
     path("mine/", lobby.my_games, name="my-games"),
     path("mine/badge/", lobby.my_turns_badge, name="my-badge"),
     path("new/<str:kind>/", lobby.table_new, name="table-new"),

@@ -138,3 +138,23 @@ def test_a_person_resigns_from_the_table_page(web_client, make_player):
     assert game_get(game_id).status == "finished"
     assert 'id="resign"' not in alice.get(f"/games/{game_id}/").content.decode()
     assert "The game is over." in bob.get(f"/games/{game_id}/").content.decode()
+
+
+def test_the_email_page_sets_the_address_the_mails_and_removes_it(web_client):
+    """Issue 17: the address is set and changed on the web page (unconfirmed until its link is opened), the
+    kinds of mail chosen there, and the address removed."""
+    from notifications.selectors import address_of
+    from players.models import Player
+
+    alice = web_client("alice")
+    user = Player.objects.get(name="alice").user
+    page = _post(alice, "/email/", {"address": "alice@example.com"}).content.decode()
+    assert "confirmation link is on its way to alice@example.com" in page
+    assert 'id="address-state">waiting for confirmation' in page
+    assert address_of(user).address == "alice@example.com" and address_of(user).confirmed_at is None
+    refused = _post(alice, "/email/", {"address": "not an address"}).content.decode()
+    assert 'id="error"' in refused and address_of(user).address == "alice@example.com"
+    _post(alice, "/email/", {"preferences": "", "finished": "on"})
+    assert (address_of(user).turn, address_of(user).finished) == (False, True)
+    _post(alice, "/email/", {"remove": ""})
+    assert address_of(user) is None

@@ -8,6 +8,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
+from notifications.selectors import address_of
+from notifications.services import email_remove, email_set, preferences_update
 from palace_api.errors import ApplicationError
 from players.selectors import tokens_of
 from players.services import player_signup, token_create, token_revoke_by_key
@@ -46,3 +48,26 @@ def tokens(request: HttpRequest) -> HttpResponse:
     return render(
         request, "web/tokens.html", {"tokens": tokens_of(user=request.user), "new_token": new_token, "error": error}
     )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def email(request: HttpRequest) -> HttpResponse:
+    """The account's email address for notifications (README, "Email notifications"): set or change it (a
+    confirmation link goes to it), choose which mails come, or remove it. Refusals are shown in words."""
+    error = notice = None
+    if request.method == "POST":
+        try:
+            if "remove" in request.POST:
+                email_remove(user=request.user)
+                notice = "Your address is removed: no more mails."
+            elif "preferences" in request.POST:
+                preferences_update(user=request.user, turn="turn" in request.POST, finished="finished" in request.POST)
+                notice = "Saved."
+            else:
+                address = email_set(user=request.user, address=request.POST.get("address", ""))
+                if address.confirmed_at is None:
+                    notice = f"A confirmation link is on its way to {address.address}: open it to get mails there."
+        except ApplicationError as exc:
+            error = exc.detail
+    return render(request, "web/email.html", {"address": address_of(request.user), "error": error, "notice": notice})
