@@ -44,6 +44,17 @@ class TableKind:
     labels: Mapping[str, str]
     phrases: Mapping[str, str]
     hidden_controls: frozenset[str] = field(default_factory=frozenset)
+    action_types: tuple[str, ...] = ()
+
+    @property
+    def entry_kinds(self) -> tuple[str, ...]:
+        """Every ``kind`` a log entry of this game may have: the game stream's ``event:`` names, which a
+        browser's ``EventSource`` must listen for one by one."""
+        return (*SERVER_ENTRY_KINDS, "shuffle", "resign", *self.action_types)
+
+
+SERVER_ENTRY_KINDS = ("seat_taken", "seat_left", "seat_to_bot", "game_cancelled")
+"""Log entries the server writes beside the engine's actions (games/services)."""
 
 
 def seat_names(seats: Iterable[Mapping[str, Any]]) -> dict[int, str]:

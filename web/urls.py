@@ -19,6 +19,7 @@ urlpatterns = [
     path("new/<str:kind>/", lobby.table_new, name="table-new"),
     path("games/<int:game_id>/", table.table, name="table"),
     path("games/<int:game_id>/live/", table.table_live, name="table-live"),
+    path("games/<int:game_id>/stream/", table.table_stream, name="table-stream"),
     path("games/<int:game_id>/act/", table.table_act, name="table-act"),
     path("games/<int:game_id>/join/", lobby.table_join, name="table-join"),
     path("games/<int:game_id>/bot/", lobby.table_bot, name="table-bot"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.engine.poker.game import ACTION_TYPES
 from web.tables import TableKind, controls, selectable_cards
 
 LABELS = {
@@ -89,4 +90,10 @@ def table_context(detail: dict[str, Any], names: dict[int, str]) -> dict[str, An
     }
 
 
-TABLE = TableKind(template="web/poker/table.html", table_context=table_context, labels=LABELS, phrases=PHRASES)
+TABLE = TableKind(
+    template="web/poker/table.html",
+    table_context=table_context,
+    labels=LABELS,
+    phrases=PHRASES,
+    action_types=ACTION_TYPES,
+)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.engine.shedding.game import ACTION_TYPES
 from web.tables import TableKind, controls, selectable_cards
 
 LABELS = {
@@ -69,4 +70,5 @@ TABLE = TableKind(
     phrases=PHRASES,
     # Drawn as the face-down cards themselves: the player clicks the one to turn over.
     hidden_controls=frozenset({"play_face_down"}),
+    action_types=ACTION_TYPES,
 )

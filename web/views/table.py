@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import uuid
 from typing import Any
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from games.engine.errors import EngineError
@@ -18,6 +20,7 @@ from games.selectors.replay import game_replay_step
 from games.services import action_submit_idempotent
 from games.services.lifecycle import game_resign
 from palace_api.errors import ApplicationError, NotFoundError
+from players.auth import stream_token_create
 from web.registry import table_kind
 from web.tables import log_lines, seat_names
 from web.views.lobby import KIND_NAMES
@@ -67,6 +70,7 @@ def _table(request: HttpRequest, game: Any, *, error: str | None = None) -> dict
         "error": error,
         "idempotency_key": uuid.uuid4().hex,
         "poll_ms": int(settings.WEB_POLL_SECONDS * 1000),
+        "stream_kinds": " ".join(kind.entry_kinds),
     }
 
 
@@ -121,6 +125,20 @@ def table_act(request: HttpRequest, game_id: int) -> HttpResponse:
     if request.htmx:
         return render(request, "web/_table.html", context)
     return render(request, "web/table.html", context, status=400 if error else 200)
+
+
+@login_required
+def table_stream(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Where the page's ``EventSource`` follows this game: the API's game stream after the version the page shows,
+    with a stream token of the session's user (60 s to connect; asked again for each connection)."""
+    game = _game(game_id)
+    try:
+        after = int(request.GET.get("after", game.version))
+    except ValueError:
+        after = game.version
+    token = stream_token_create(request.user, None)
+    url = reverse("game-stream", kwargs={"game_id": game.pk})
+    return JsonResponse({"url": f"{url}?{urlencode({'token': token, 'after': after})}"})
 
 
 @login_required

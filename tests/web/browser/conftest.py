@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -20,7 +21,6 @@ from celery.contrib.testing.worker import start_worker
 from celery.signals import task_postrun
 from django.contrib.auth import get_user_model
 from django.db import connections
-from pytest_django.live_server_helper import LiveServer
 
 from games.selectors import views as selectors
 from palace_api.celery import app
@@ -41,14 +41,34 @@ pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium installed 
 
 @pytest.fixture
 def server(transactional_db, settings) -> Iterator[str]:
-    """The site on 127.0.0.1, a free port, polling fast so that tests wait less."""
-    settings.WEB_POLL_SECONDS = 0.25
+    """The site as ``palace.py run`` serves it, ASGI under uvicorn (the table pages follow the game's event
+    stream, which a WSGI test server cannot hold open), in a thread of this process on 127.0.0.1 and a free port,
+    over the test database. Polling, the pages' fallback while a stream cannot be had, is slower than any wait of
+    the tests: a page that updates in time was told by the stream."""
+    import socket
+
+    import uvicorn
+
+    from palace_api.asgi import application
+
+    settings.WEB_POLL_SECONDS = 120
     settings.DEBUG = False
-    live = LiveServer("127.0.0.1:0")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    config = uvicorn.Config(application, host="127.0.0.1", port=port, log_level="warning", lifespan="off")
+    live = uvicorn.Server(config)
+    thread = threading.Thread(target=live.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not live.started:
+        assert time.monotonic() < deadline, "uvicorn did not start"
+        time.sleep(0.05)
     try:
-        yield live.url
+        yield f"http://127.0.0.1:{port}"
     finally:
-        live.stop()
+        live.should_exit = True
+        thread.join(timeout=15)
 
 
 @pytest.fixture

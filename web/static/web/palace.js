@@ -16,3 +16,82 @@
   tick();
   setInterval(tick, 1000);
 })();
+
+// Live tables: follow the game's event stream (Server-Sent Events) and fire "refresh" on the table at each new
+// log entry; htmx then fetches the table if it moved (web/templates/web/_live.html). While the stream cannot be
+// had, fire "refresh" every data-poll-ms instead, and try the stream again every few seconds.
+(function () {
+  "use strict";
+  var source = null;
+  var following = null;
+  var poller = null;
+  var retry = null;
+
+  function table() {
+    return document.getElementById("table");
+  }
+  function refresh() {
+    var el = table();
+    if (el && window.htmx) {
+      window.htmx.trigger(el, "refresh");
+    }
+  }
+  function poll(on) {
+    var el = table();
+    if (poller) {
+      clearInterval(poller);
+      poller = null;
+    }
+    if (on && el && el.dataset.pollMs) {
+      poller = setInterval(refresh, Number(el.dataset.pollMs));
+    }
+  }
+  function close() {
+    if (source) {
+      source.close();
+      source = null;
+    }
+    following = null;
+  }
+  function broken() {
+    close();
+    poll(true);
+    clearTimeout(retry);
+    retry = setTimeout(connect, 5000);
+  }
+  function connect() {
+    var el = table();
+    if (!el || !el.dataset.stream) {
+      close();
+      poll(false);
+      return;
+    }
+    if (following === el.dataset.stream) {
+      return;
+    }
+    close();
+    following = el.dataset.stream;
+    var kinds = (el.dataset.streamKinds || "").split(" ");
+    fetch(el.dataset.stream + "?after=" + encodeURIComponent(el.dataset.version), { credentials: "same-origin" })
+      .then(function (answer) {
+        if (!answer.ok) {
+          throw new Error("no stream");
+        }
+        return answer.json();
+      })
+      .then(function (body) {
+        source = new EventSource(body.url);
+        kinds.forEach(function (kind) {
+          source.addEventListener(kind, refresh);
+        });
+        source.onopen = function () {
+          poll(false);
+          refresh(); // anything that happened while the stream was being opened
+        };
+        source.onerror = broken;
+      })
+      .catch(broken);
+  }
+  document.addEventListener("DOMContentLoaded", connect);
+  document.addEventListener("htmx:afterSettle", connect);
+})();
