@@ -43,15 +43,15 @@ pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium installed 
 def server(transactional_db, settings) -> Iterator[str]:
     """The site as ``palace.py run`` serves it, ASGI under uvicorn (the table pages follow the game's event
     stream, which a WSGI test server cannot hold open), in a thread of this process on 127.0.0.1 and a free port,
-    over the test database. Polling, the pages' fallback while a stream cannot be had, is slower than any wait of
-    the tests: a page that updates in time was told by the stream."""
+    over the test database. The tests check that each page follows the stream (``<html data-live="stream">``);
+    polling, the pages' fallback while a stream cannot be had, is slow here, a safety net only."""
     import socket
 
     import uvicorn
 
     from palace_api.asgi import application
 
-    settings.WEB_POLL_SECONDS = 120
+    settings.WEB_POLL_SECONDS = 5
     settings.DEBUG = False
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -166,3 +166,8 @@ def assert_shows_only_known_cards(page: Any, game_id: int, name: str) -> set[str
     named = {RANKS[rank] + SUITS[suit] for rank, suit in WORDS.findall(html)}
     assert not named - known, f"{name}'s page names cards he may not know: {sorted(named - known)}"
     return shown
+
+
+def assert_follows_the_stream(page: Any) -> None:
+    """The page keeps its table live through the game's event stream (SSE), not by polling."""
+    wait_until(lambda: page.get_attribute("html", "data-live") == "stream", what="the page following the stream")

@@ -9,7 +9,14 @@ import time
 from playwright.sync_api import Error as PlaywrightError
 
 from games.selectors.views import game_get
-from tests.web.browser.conftest import assert_shows_only_known_cards, shot, sign_up, version, wait_until
+from tests.web.browser.conftest import (
+    assert_follows_the_stream,
+    assert_shows_only_known_cards,
+    shot,
+    sign_up,
+    version,
+    wait_until,
+)
 
 PASSWORD = "a long test password 42"  # noqa: S105
 MAX_TURNS = 200
@@ -45,6 +52,7 @@ def test_a_person_plays_a_whole_shedding_game_against_a_bot(server, browser, wor
     game_id = int(page.url.rstrip("/").split("/")[-1])
     page.click("#seat-bot")
     page.wait_for_selector("#table[data-status=active]")
+    assert_follows_the_stream(page)
 
     played = set()
     deadline = time.monotonic() + 400

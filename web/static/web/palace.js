@@ -53,8 +53,12 @@
     }
     following = null;
   }
+  function mode(how) {
+    document.documentElement.dataset.live = how; // "stream" or "poll": what keeps the table live now
+  }
   function broken() {
     close();
+    mode("poll");
     poll(true);
     clearTimeout(retry);
     retry = setTimeout(connect, 5000);
@@ -85,6 +89,7 @@
           source.addEventListener(kind, refresh);
         });
         source.onopen = function () {
+          mode("stream");
           poll(false);
           refresh(); // anything that happened while the stream was being opened
         };
