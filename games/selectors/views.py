@@ -33,7 +33,8 @@ def viewer_for(game: Game, user: AbstractBaseUser | AnonymousUser) -> Viewer:
 
 def event_json(event: Event, viewer: Viewer) -> dict[str, Any]:
     """One log entry as ``viewer`` may see it: every card of its ``action`` and ``events`` that the viewer
-    may not know is ``null`` (a shuffle's order is staff's alone; a sealed choice its chooser's)."""
+    may not know is ``null`` (a sealed choice is its chooser's alone), and cards no player ever sees (a
+    shuffle's order) are only counted. Events in ``Event.view_json``'s shape: ``"cards": {"<group>": [...]}``."""
     created = event.created.isoformat().replace("+00:00", "Z")
     out: dict[str, Any] = {"seq": event.seq, "kind": event.kind, "actor": event.actor, "created": created}
     payload = event.payload
@@ -43,7 +44,7 @@ def event_json(event: Event, viewer: Viewer) -> dict[str, Any]:
     events = [EngineEvent.from_json(raw) for raw in payload["events"]]
     # The action passes through the same visibility as its events: it never names a card they hide.
     out["action"] = action_for_viewer(payload["action"], events, viewer)
-    out["events"] = [event.to_json(viewer) for event in events]
+    out["events"] = [event.view_json(viewer) for event in events]
     return out
 
 
