@@ -6,7 +6,16 @@ from typing import Any
 
 from rest_framework import serializers
 
+from games.api.schema import (
+    GameEventsField,
+    LegalActionsField,
+    LoggedActionField,
+    OptionsField,
+    StateField,
+    ViewerField,
+)
 from games.engine.registry import GAMES
+from palace_api.serializers import StrictSerializer
 
 ACTION_FIELDS = {"type", "cards", "target", "amount", "expected_version"}
 
@@ -26,29 +35,13 @@ def render(serializer_class: type[serializers.Serializer], instance: Any) -> dic
     return serializer.to_representation(instance)
 
 
-class StrictSerializer(serializers.Serializer):
-    """Refuses fields it does not know, so a typo is a 400 rather than silently ignored."""
-
-    def to_internal_value(self, data: Any) -> Any:
-        if isinstance(data, dict):
-            unknown = sorted(set(data) - set(self.fields))
-            if unknown:
-                raise serializers.ValidationError({name: ["Unknown field."] for name in unknown})
-        return super().to_internal_value(data)
-
-
 class GameCreateInput(StrictSerializer):
-    kind = serializers.ChoiceField(choices=sorted(GAMES), help_text="The game: `palace-poker`.")
-    seats = serializers.IntegerField(help_text="Number of seats, 2 to 10 for Palace Poker.")
-    options = serializers.DictField(
-        required=False,
-        default=dict,
-        help_text=(
-            "Game options. Palace Poker: `betting` (`limit`|`no_limit`), `small_bet`, `big_bet`, `ante`, "
-            "`starting_stack` (chips), `first_dealer` (seat or null), `max_hands` (or null), `max_raises`; "
-            "and for any game `turn_timeout` (seconds, 10 to 1209600, or null)."
-        ),
-    )
+    """What the server checks of a new game's body; the rules check the options (the schema's ``GameCreate``,
+    in games/api/schema.py, documents them per game)."""
+
+    kind = serializers.ChoiceField(choices=sorted(GAMES), help_text="`palace-poker` or `palace`.")
+    seats = serializers.IntegerField(help_text="Number of seats, 2 to 10.")
+    options = serializers.DictField(required=False, default=dict, help_text="The game's options.")
     prearranged_shuffles = serializers.ListField(
         child=serializers.ListField(child=serializers.CharField()),
         required=False,
@@ -68,6 +61,8 @@ class SeatInput(StrictSerializer):
 
 
 class ActionInput(StrictSerializer):
+    """What the server checks of an action's body; the rules check the rest (the schema's ``ActionInput``)."""
+
     type = serializers.CharField(
         help_text=(
             "Palace Poker: `buy`, `buy_discard` (open_market), `discard`, `bet`, `stay`, `fold`, `call`, `raise`. "
@@ -102,54 +97,46 @@ class SeatOutput(serializers.Serializer):
     stack = serializers.IntegerField(allow_null=True, required=False, help_text="Chips behind, once started.")
 
 
-class LegalActionOutput(serializers.Serializer):
-    type = serializers.CharField()
-    cost = serializers.IntegerField(help_text="Chips it takes (at `min_amount` where an amount is chosen).")
-    targets = serializers.ListField(child=serializers.DictField(), required=False)
-    min_amount = serializers.IntegerField(required=False)
-    max_amount = serializers.IntegerField(required=False)
-    cards = serializers.ListField(child=serializers.CharField(), required=False)
-    min_cards = serializers.IntegerField(required=False)
-    max_cards = serializers.IntegerField(required=False)
-
-
 class GameSummaryOutput(serializers.Serializer):
     id = serializers.IntegerField()
-    kind = serializers.CharField()
+    kind = serializers.ChoiceField(choices=sorted(GAMES))
     status = serializers.ChoiceField(choices=["waiting", "active", "finished"])
     version = serializers.IntegerField(help_text="Number of events in the game's log.")
     seat_count = serializers.IntegerField()
     seats_taken = serializers.IntegerField()
     seats = SeatOutput(many=True)
-    options = serializers.DictField()
+    options = OptionsField(help_text="Every option of the game, defaults filled in (as its `kind` says).")
     turn_timeout = serializers.IntegerField(allow_null=True)
     creator = PlayerRef()
     created = serializers.DateTimeField()
     deadline = serializers.DateTimeField(allow_null=True)
 
 
+class GamePageOutput(serializers.Serializer):
+    count = serializers.IntegerField(help_text="Games matching the filters.")
+    next = serializers.URLField(allow_null=True, help_text="The next page's URL.")
+    previous = serializers.URLField(allow_null=True, help_text="The previous page's URL.")
+    results = GameSummaryOutput(many=True)
+
+
 class GameDetailOutput(serializers.Serializer):
     id = serializers.IntegerField()
-    kind = serializers.CharField()
+    kind = serializers.ChoiceField(choices=sorted(GAMES))
     status = serializers.ChoiceField(choices=["waiting", "active", "finished"])
     version = serializers.IntegerField(help_text="Number of events in the game's log.")
     seat_count = serializers.IntegerField()
-    options = serializers.DictField()
+    options = OptionsField(help_text="Every option of the game, defaults filled in (as its `kind` says).")
     turn_timeout = serializers.IntegerField(allow_null=True)
     creator = PlayerRef()
     created = serializers.DateTimeField()
-    viewer = serializers.JSONField(help_text='Your seat number, or "spectator", or "staff".')
+    viewer = ViewerField(help_text='Your seat number, or "spectator", or "staff".')
     seats = SeatOutput(many=True)
-    state = serializers.JSONField(
+    state = StateField(
         allow_null=True,
-        help_text=(
-            "The game's state as you may know it (null before the start). Palace Poker: `pot`, `dealer`, `hand`, "
-            "`phase`, `step`, `battle`, `stock_size`, `discard_size`, `seats` (each with `stack`, `banner`, "
-            "`soldiers`, `palace`: codes, or null per card you may not know)."
-        ),
+        help_text="The game's state as you may know it (null before the start): `PokerState` or `ShedState`.",
     )
     to_act = serializers.ListField(child=serializers.IntegerField(), help_text="Seats whose decision it is.")
-    legal_actions = LegalActionOutput(many=True, help_text="Your decisions now, with what each costs.")
+    legal_actions = LegalActionsField(help_text="Your decisions now, with what each costs.")
     deadline = serializers.DateTimeField(allow_null=True, help_text="When the current decision times out.")
 
 
@@ -158,11 +145,12 @@ class EventOutput(serializers.Serializer):
     kind = serializers.CharField(help_text="`seat_taken`, `shuffle` or an action type.")
     actor = serializers.IntegerField(allow_null=True, help_text="The seat that acted; null for chance.")
     created = serializers.DateTimeField()
-    action = serializers.DictField(required=False, help_text="The action as logged (a shuffle's cards are hidden).")
-    events = serializers.ListField(
-        child=serializers.DictField(),
+    seat = serializers.IntegerField(required=False, help_text="`seat_taken`: the seat.")
+    bot = serializers.CharField(required=False, allow_null=True, help_text="`seat_taken`: the bot's policy, if a bot.")
+    action = LoggedActionField(required=False, help_text="The action as logged (a shuffle shows only its size).")
+    events = GameEventsField(
         required=False,
-        help_text="What happened; each `cards` group lists codes, or null per card you may not see.",
+        help_text='What happened; card groups as `"cards": {"<group>": ["As", null, ...]}`.',
     )
 
 
@@ -170,7 +158,7 @@ class ActionResultOutput(serializers.Serializer):
     version = serializers.IntegerField()
     events = EventOutput(many=True)
     to_act = serializers.ListField(child=serializers.IntegerField(), help_text="Seats whose decision it is now.")
-    legal_actions = LegalActionOutput(many=True, help_text="Your decisions now (empty if none), with their costs.")
+    legal_actions = LegalActionsField(help_text="Your decisions now (empty if none), with their costs.")
 
 
 class EventPageOutput(serializers.Serializer):
@@ -181,7 +169,7 @@ class EventPageOutput(serializers.Serializer):
 
 class TurnOutput(serializers.Serializer):
     game = serializers.IntegerField()
-    kind = serializers.CharField()
+    kind = serializers.ChoiceField(choices=sorted(GAMES))
     seat = serializers.IntegerField()
     version = serializers.IntegerField()
     deadline = serializers.DateTimeField(allow_null=True)

@@ -6,6 +6,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from palace_api.serializers import StrictSerializer
 from players.models import Player
 
 
@@ -18,7 +19,7 @@ class StrictCharField(serializers.CharField):
         return super().to_internal_value(data)
 
 
-class PlayerRegisterInputSerializer(serializers.Serializer):
+class PlayerRegisterInputSerializer(StrictSerializer):
     # Blank and padded names reach the service, which answers invalid_name like any other bad name.
     name = StrictCharField(allow_blank=True, trim_whitespace=False, help_text="1..32 of A-Z a-z 0-9 _ - .")
 
@@ -29,7 +30,7 @@ class PlayerRegisterOutputSerializer(serializers.Serializer):
     token = serializers.CharField(help_text='Send as "Authorization: Token <token>". Shown this once only.')
 
 
-class StaffTokenInputSerializer(serializers.Serializer):
+class StaffTokenInputSerializer(StrictSerializer):
     username = StrictCharField(trim_whitespace=False)
     password = StrictCharField(trim_whitespace=False, style={"input_type": "password"})
 
