@@ -417,10 +417,10 @@ class GameEvent(serializers.Serializer):
     cards = serializers.DictField(
         child=MaybeCardsField(), required=False, help_text='Card groups: `{"palace": ["As", null, ...]}`.'
     )
-    hidden = serializers.DictField(
+    unseen = serializers.DictField(
         child=serializers.IntegerField(), required=False, help_text="Card groups no player sees: their sizes."
     )
-    hands = serializers.DictField(
+    hand_names = serializers.DictField(
         child=serializers.CharField(), required=False, help_text='Hand names of groups: `{"palace": "a flush"}`.'
     )
     visible_to = VisibleToField(required=False)

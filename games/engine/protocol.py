@@ -111,9 +111,9 @@ class Event:
         ``{"type", "seat", **data, "cards": {"<group>": ["As", null, ...]}}``: each group a list of codes, or
         ``null`` per card the viewer may not see. A group no player ever sees (``visible_to`` empty: a
         shuffle's order, face-down cards) is left out of a player's ``cards`` and only counted, in
-        ``"hidden": {"<group>": n}``, rather than sent as a list of nulls. A hand description the viewer may
-        see goes in ``"hands": {"<group>": "three queens"}``. Staff also get ``"visible_to": {"<group>":
-        "all" | [seats]}``. ``cards``, ``hidden``, ``hands`` and ``visible_to`` appear only when not empty.
+        ``"unseen": {"<group>": n}``, rather than sent as a list of nulls. A hand description the viewer may
+        see goes in ``"hand_names": {"<group>": "three queens"}``. Staff also get ``"visible_to": {"<group>":
+        "all" | [seats]}``. ``cards``, ``unseen``, ``hand_names`` and ``visible_to`` appear only when not empty.
         ``to_json(STAFF)`` stays the stored form (``from_json`` reads it back).
         """
         out: dict[str, JSON] = {"type": self.type, "seat": self.seat, **dict(self.data)}
@@ -129,7 +129,7 @@ class Event:
                 hidden[name] = len(group.cards)
             else:
                 cards[name] = [None] * len(group.cards)
-        for key, value in (("cards", cards), ("hidden", hidden), ("hands", hands)):
+        for key, value in (("cards", cards), ("unseen", hidden), ("hand_names", hands)):
             if value:
                 out[key] = value
         if viewer == STAFF and self.cards:

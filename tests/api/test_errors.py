@@ -70,7 +70,11 @@ def test_engine_errors_are_400_with_the_engine_code_and_message_as_detail() -> N
         (["Seats must differ."], {"non_field_errors": ["Seats must differ."]}, "Seats must differ."),
         ("Seats must differ.", {"non_field_errors": ["Seats must differ."]}, "Seats must differ."),
         ({"options": {"ante": ["Must be at least 0."]}}, {"options": ["ante: Must be at least 0."]}, None),
-        ({"cards": {0: ["Not a valid string."]}}, {"cards": ["0: Not a valid string."]}, "cards: 0: Not a valid string."),
+        (
+            {"cards": {0: ["Not a valid string."]}},
+            {"cards": ["0: Not a valid string."]},
+            "cards: 0: Not a valid string.",
+        ),
     ],
 )
 def test_validation_errors_are_400_invalid_with_errors_by_field(detail, errors_expected, detail_expected) -> None:

@@ -313,4 +313,4 @@ def test_a_shuffle_shows_players_its_size_and_staff_its_order() -> None:
     for viewer in (0, 1, SPECTATOR):
         entry = event_json(row, viewer)
         assert entry["action"] == {"type": "shuffle", "size": 52}
-        assert "cards" not in entry["events"][0] and entry["events"][0]["hidden"] == {"order": 52}
+        assert "cards" not in entry["events"][0] and entry["events"][0]["unseen"] == {"order": 52}
