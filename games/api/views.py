@@ -34,9 +34,12 @@ TAGS = ["games"]
 BODY = (405, 413, 415, 429)
 """Generic errors of an operation that takes a body."""
 READ = (405, 429)
-GAME_NOT_FOUND = {404: ("game_not_found",)}
+# not_found: a path that names no game at all (``/games/x/``); game_not_found: no game of that id.
+GAME_NOT_FOUND = {404: ("game_not_found", ErrorCode.NOT_FOUND)}
 INVALID_BODY = (ErrorCode.INVALID, ErrorCode.MALFORMED_JSON, ErrorCode.NESTING_TOO_DEEP)
 # The rules engine's refusals of options (games/engine/*/options.py) and of actions (games/engine/*/play.py ...).
+# A card code that does not parse, or cards named twice (games/engine/cards.py).
+CARD_CODES = ("invalid_card", "duplicate_cards", "too_many_cards")
 OPTION_CODES = ("unknown_kind", "invalid_seats", "unknown_option", "invalid_option", "inconsistent_options")
 ACTION_CODES = (
     "invalid_action",
@@ -134,7 +137,7 @@ class GameListCreateView(APIView):
             **error_responses(
                 "GamesCreate",
                 {
-                    400: (*INVALID_BODY, *OPTION_CODES, "invalid_prearranged_shuffles"),
+                    400: (*INVALID_BODY, *OPTION_CODES, *CARD_CODES, "invalid_prearranged_shuffles"),
                     403: ("staff_only",),
                 },
                 401,
