@@ -61,7 +61,8 @@ ROOT_URLCONF = "palace_api.urls"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [],
+        # The project's own overrides of apps' templates (drf_spectacular/redoc.html).
+        "DIRS": [BASE_DIR / "palace_api" / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
