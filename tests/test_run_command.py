@@ -121,6 +121,25 @@ def test_run_command_serves_a_hand_against_a_bot_and_stops_on_ctrl_c(running_ser
     )
     assert demo.returncode == 0, demo.stdout + demo.stderr
     assert "match over" in demo.stdout
+    shedding = subprocess.run(  # noqa: S603 - our own command
+        [
+            sys.executable,
+            "palace.py",
+            "manage",
+            "play_demo",
+            "--url",
+            base.removesuffix("/api/v1/"),
+            "--kind",
+            "palace",
+        ],
+        cwd=ROOT,
+        env=demo_env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert shedding.returncode == 0, shedding.stdout + shedding.stderr
+    assert "plays palace game" in shedding.stdout and "finishing order" in shedding.stdout
     os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C in the terminal sends
     assert process.wait(timeout=30) == 0
     port = base.split(":")[2].split("/")[0]
