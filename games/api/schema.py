@@ -399,8 +399,13 @@ class VisibleToField(serializers.JSONField):
     """Staff only: per card group, ``"all"`` or the seats that may see it."""
 
 
+LOGGED_ACTION_TYPES = sorted({*POKER_ACTION_TYPES, *SHED_ACTION_TYPES, "shuffle"})
+"""What a log entry's ``kind`` and ``action.type`` may be, beside ``seat_taken``: an action type of either game,
+or chance's ``shuffle``."""
+
+
 class LoggedAction(serializers.Serializer):
-    type = serializers.CharField(help_text="An action type of the game, or `shuffle` (chance).")
+    type = serializers.ChoiceField(choices=LOGGED_ACTION_TYPES, help_text="An action type, or `shuffle` (chance).")
     seat = serializers.IntegerField(required=False)
     cards = MaybeCardsField(required=False, help_text="The cards it named: null per card you may not see.")
     size = serializers.IntegerField(required=False, help_text="A shuffle's size, to all but staff.")

@@ -7,6 +7,7 @@ from typing import Any
 from rest_framework import serializers
 
 from games.api.schema import (
+    LOGGED_ACTION_TYPES,
     GameEventsField,
     LegalActionsField,
     LoggedActionField,
@@ -142,7 +143,9 @@ class GameDetailOutput(serializers.Serializer):
 
 class EventOutput(serializers.Serializer):
     seq = serializers.IntegerField()
-    kind = serializers.CharField(help_text="`seat_taken`, `shuffle` or an action type.")
+    kind = serializers.ChoiceField(
+        choices=["seat_taken", *LOGGED_ACTION_TYPES], help_text="`seat_taken`, `shuffle` or an action type."
+    )
     actor = serializers.IntegerField(allow_null=True, help_text="The seat that acted; null for chance.")
     created = serializers.DateTimeField()
     seat = serializers.IntegerField(required=False, help_text="`seat_taken`: the seat.")

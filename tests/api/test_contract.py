@@ -22,6 +22,9 @@ from tests.live import LiveApp, live_app
 PACKAGE = "palace_contract_client"
 MAX_DECISIONS = 400
 
+# One live server for the module: its tests run on one xdist worker (palace.py test: --dist loadgroup).
+pytestmark = pytest.mark.xdist_group("contract")
+
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory) -> Any:

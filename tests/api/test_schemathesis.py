@@ -20,7 +20,10 @@ from tests.live import LiveApp, live_app
 
 CONFIG = Path(__file__).with_name("schemathesis.toml")
 EXAMPLES = 10
-SECONDS = 30
+SECONDS = 20
+
+# One live server for the module: its tests run on one xdist worker (palace.py test: --dist loadgroup).
+pytestmark = pytest.mark.xdist_group("schemathesis")
 
 
 @pytest.fixture(scope="module")
