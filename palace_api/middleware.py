@@ -2,9 +2,10 @@
 
 - ``RequestLogMiddleware``: one line per request on the ``palace.requests`` logger (stderr, settings.LOGGING):
   method, path, status, milliseconds, user id and game id (``-`` where there is none).
-- ``ApiErrorMiddleware``: under /api/, a body over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` bytes is refused before
-  anything reads it (413 ``payload_too_large`` with ``limit``), and an error page that Django made in HTML (its
-  DEBUG 404 and 500 pages, which bypass handler404/handler500) is answered in the API's JSON shape instead.
+- ``ApiErrorMiddleware``: under /api/, a POST, PUT or PATCH body over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` bytes is
+  refused before anything reads it (413 ``payload_too_large`` with ``limit``), and an error page that Django
+  made in HTML (its DEBUG 404 and 500 pages, which bypass handler404/handler500) is answered in the API's JSON
+  shape instead.
 """
 
 from __future__ import annotations
@@ -19,6 +20,9 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from palace_api.errors import API_PREFIX, ErrorCode, error_body
 
 request_log = logging.getLogger("palace.requests")
+
+BODY_METHODS = ("POST", "PUT", "PATCH")
+"""Methods whose body the API reads; the body of any other is never read, so never refused."""
 
 _HTML_ERRORS = {
     400: (ErrorCode.BAD_REQUEST, "Bad request."),
@@ -70,7 +74,7 @@ class ApiErrorMiddleware:
             length = int(request.META.get("CONTENT_LENGTH") or 0)
         except ValueError:
             length = 0
-        if limit is not None and length > limit:
+        if limit is not None and length > limit and request.method in BODY_METHODS:
             body = error_body(ErrorCode.PAYLOAD_TOO_LARGE, f"The body is over {limit} bytes.", limit=limit)
             return JsonResponse(body, status=413)
         response = self.get_response(request)

@@ -227,6 +227,8 @@ ACTION_INPUT = PolymorphicProxySerializer(
 
 
 class TargetOutput(serializers.Serializer):
+    """A seat a bet may name, with what the bet costs against it."""
+
     seat = serializers.IntegerField()
     cost = serializers.IntegerField(help_text="Chips the action costs against this seat.")
 
@@ -268,6 +270,8 @@ class LegalActionsField(serializers.JSONField):
 
 
 class PokerBattle(serializers.Serializer):
+    """The battle under way (palace-poker.txt, "Bet (or battle)"): who attacks, who defends, the bet, who answers."""
+
     attacker = serializers.IntegerField()
     defender = serializers.IntegerField()
     bet = serializers.IntegerField()
@@ -278,6 +282,8 @@ class PokerBattle(serializers.Serializer):
 
 
 class PokerSeatState(serializers.Serializer):
+    """One seat of a Palace Poker table as the viewer may know it."""
+
     seat = serializers.IntegerField()
     stack = serializers.IntegerField(help_text="Chips behind.")
     in_match = serializers.BooleanField()
@@ -290,6 +296,8 @@ class PokerSeatState(serializers.Serializer):
 
 
 class PokerState(serializers.Serializer):
+    """A Palace Poker game as the viewer may know it (games/engine/poker/view.py)."""
+
     kind = _kind_field(POKER)
     phase = serializers.ChoiceField(choices=["choose_dealer", "banner_deal", "palace_deal", "play", "finished"])
     hand = serializers.IntegerField(help_text="The hand's number, from 1 (0 before the first).")
@@ -311,11 +319,15 @@ class PokerState(serializers.Serializer):
 
 
 class FaceDownCard(serializers.Serializer):
+    """A face-down card still on the table: its position, and the card for staff alone."""
+
     position = serializers.IntegerField(help_text="0-2: the `target` of `play_face_down`.")
     card = serializers.CharField(allow_null=True, help_text="Null but for staff.")
 
 
 class ShedSeatState(serializers.Serializer):
+    """One seat of a Palace (shedding) table as the viewer may know it."""
+
     seat = serializers.IntegerField()
     hand = MaybeCardsField(help_text="The hand: codes, or null per card you may not know.")
     hand_size = serializers.IntegerField()
@@ -330,11 +342,15 @@ class ShedSeatState(serializers.Serializer):
 
 
 class PileTop(serializers.Serializer):
+    """The rank on top of the pile and how many of it lie on top in a row."""
+
     rank = serializers.IntegerField(help_text="2..14 (ace high).")
     count = serializers.IntegerField(help_text="Cards of that rank on top in a row.")
 
 
 class ShedResult(serializers.Serializer):
+    """How a finished match ended: the seats in finishing order, and why it ended."""
+
     order = serializers.ListField(child=serializers.IntegerField(), help_text="Seats, first place first.")
     reason = serializers.CharField()
 
@@ -352,6 +368,8 @@ class ViewerField(serializers.JSONField):
 
 
 class ShedState(serializers.Serializer):
+    """A Palace (shedding) game as the viewer may know it (games/engine/shedding/view.py)."""
+
     kind = _kind_field(SHED)
     viewer = ViewerField()
     phase = serializers.ChoiceField(choices=["choose_dealer", "deal", "setup", "play", "finished"])
@@ -405,6 +423,8 @@ or chance's ``shuffle``."""
 
 
 class LoggedAction(serializers.Serializer):
+    """A log entry's action as the viewer may see it (``games.engine.protocol.action_for_viewer``)."""
+
     type = serializers.ChoiceField(choices=LOGGED_ACTION_TYPES, help_text="An action type, or `shuffle` (chance).")
     seat = serializers.IntegerField(required=False)
     cards = MaybeCardsField(required=False, help_text="The cards it named: null per card you may not see.")

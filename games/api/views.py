@@ -91,11 +91,15 @@ class GameListQuery(StrictSerializer):
 
 
 class EventQuery(StrictSerializer):
+    """The log's query parameters: ``after`` a ``seq``, at most ``limit`` entries."""
+
     after = serializers.IntegerField(required=False, default=0, min_value=0, max_value=2**31, help_text="A `seq`.")
     limit = serializers.IntegerField(required=False, default=100, min_value=1, max_value=500)
 
 
 class GamePagination(LimitOffsetPagination):
+    """Pages of the game list: ``limit`` 50 by default, at most 200."""
+
     default_limit = 50
     max_limit = 200
 
@@ -113,15 +117,8 @@ class GameListCreateView(APIView):
     def get(self, request: Request) -> Response:
         """Games, newest first, filtered by kind, status, open seats and whether you are in them; a page."""
         params = query(request, GameListQuery)
-        games = selectors.games_queryset(request.user)
-        if "kind" in params:
-            games = games.filter(kind=params["kind"])
-        if "status" in params:
-            games = games.filter(status=params["status"])
-        if params.get("open_seats") is not None:
-            games = selectors.filter_open_seats(games, open_seats=params["open_seats"])
-        if params.get("mine") is not None:
-            games = selectors.filter_mine(games, request.user, mine=params["mine"])
+        filters = {name: params.get(name) for name in ("kind", "status", "open_seats", "mine")}
+        games = selectors.games_filtered(request.user, **filters)
         paginator = GamePagination()
         page = paginator.paginate_queryset(games, request, view=self)
         return paginator.get_paginated_response(

@@ -148,6 +148,28 @@ def games_queryset(user: AbstractBaseUser) -> QuerySet[Game]:
     )
 
 
+def games_filtered(
+    user: AbstractBaseUser,
+    *,
+    kind: str | None = None,
+    status: str | None = None,
+    open_seats: bool | None = None,
+    mine: bool | None = None,
+) -> QuerySet[Game]:
+    """``games_queryset`` narrowed by each filter that is not ``None``: the game's kind and status, whether it
+    waits with a free seat, whether the caller sits at it or created it."""
+    games = games_queryset(user)
+    if kind is not None:
+        games = games.filter(kind=kind)
+    if status is not None:
+        games = games.filter(status=status)
+    if open_seats is not None:
+        games = filter_open_seats(games, open_seats=open_seats)
+    if mine is not None:
+        games = filter_mine(games, user, mine=mine)
+    return games
+
+
 def filter_open_seats(queryset: QuerySet[Game], *, open_seats: bool) -> QuerySet[Game]:
     """Games still waiting with a free seat (or, ``False``, the others)."""
     condition = Q(status=GameStatus.WAITING, seats_taken__lt=F("seat_count"))
