@@ -52,7 +52,14 @@ def schemathesis(app: LiveApp, token: str, *arguments: str) -> subprocess.Comple
     ]
     env = {**os.environ, "PALACE_TOKEN": token}
     return subprocess.run(  # noqa: S603  (our own command)
-        command, env=env, capture_output=True, text=True, timeout=SECONDS * 4 + 120, check=False
+        # In the live server's directory: the CLI keeps a cache (.schemathesis/) where it runs.
+        command,
+        env=env,
+        cwd=app.log.parent,
+        capture_output=True,
+        text=True,
+        timeout=SECONDS * 4 + 120,
+        check=False,
     )
 
 
