@@ -154,14 +154,30 @@ _BASE_BY_STATUS: dict[int, type[serializers.Serializer]] = {
 }
 
 
-def error_responses(operation: str, codes: dict[int, tuple[str, ...]] | None = None, *statuses: int) -> dict:
+def error_responses(
+    operation: str | int, codes: dict[int, tuple[str, ...]] | int | None = None, *statuses: int
+) -> dict[int, OpenApiResponse]:
     """``{status: OpenApiResponse}`` for ``@extend_schema(responses=...)``: the errors one operation answers.
 
     ``operation``: a CamelCase name for the components (``GamesCreate`` gives ``GamesCreateError400``...);
     ``codes``: status -> the codes the operation raises at it; ``statuses``: further statuses whose codes are
     generic (401, 405, 413, 415, 429). Each status gets its own component whose ``code`` is an enum of those
     codes, on the right base: ``errors`` on 400 (with ``invalid``), ``retry_after`` on 429, ``limit`` on 413.
+
+    The older form, statuses alone (``error_responses(400, 401, 404)``), still gives each status its shape with
+    ``code`` a free string; an operation documented so has not yet said which codes it answers.
     """
+    if isinstance(operation, int):
+        every = [operation, *([codes] if isinstance(codes, int) else []), *statuses]
+        return {
+            status: OpenApiResponse(
+                response=_BASE_BY_STATUS.get(status, ErrorSerializer),
+                description=ERROR_DESCRIPTIONS.get(status, "Error."),
+            )
+            for status in every
+        }
+    if isinstance(codes, int):
+        raise TypeError("error_responses(name, {status: codes}, *statuses): the codes come as a mapping")
     wanted = dict(codes or {})
     for status in statuses:
         wanted.setdefault(status, _GENERIC_CODES[status])
