@@ -83,13 +83,16 @@ def test_run_command_serves_a_hand_against_a_bot_and_stops_on_ctrl_c(running_ser
     with httpx.Client(base_url=base, timeout=10, headers={"Connection": "close"}) as client:
         token = client.post("players/", json={"name": "newcomer"}).json()["token"]
         client.headers["Authorization"] = f"Token {token}"
-        game = client.post("games/", json={"kind": "palace-poker", "seats": 2, "options": {"max_hands": 2}}).json()
+        game = client.post("games/", json={"kind": "palace-poker", "seats": 2, "options": {"max_hands": 10}}).json()
         url = f"games/{game['id']}/"
         assert client.post(url + "seats/", json={"seat": 0}).status_code == 201
         assert client.post(url + "seats/", json={"bot": "basic"}).status_code == 201
         deadline = time.monotonic() + 60
+        # Until the match ends, or the bot has decided often enough to measure how soon it answers.
         while (view := client.get(url).json())["status"] != "finished":
             assert time.monotonic() < deadline, "the hand did not end: " + log_path.read_text()[-3000:]
+            if len(bot_answer_times(client.get(url + "events/", params={"limit": 500}).json()["results"])) > 6:
+                break
             if 0 in view["to_act"]:
                 legal = {action["type"]: action for action in view["legal_actions"]}
                 body = {"type": "stay"} if "stay" in legal else {"type": next(iter(legal))}
@@ -107,7 +110,7 @@ def test_run_command_serves_a_hand_against_a_bot_and_stops_on_ctrl_c(running_ser
     # The first decision also pays for the worker's first task (imports, connections): it is left out.
     answered_in = bot_answer_times(log)[1:]
     print(f"bot answer times (s): {[round(seconds, 3) for seconds in answered_in]}")
-    assert answered_in, "the bot decided only once"
+    assert len(answered_in) >= 6, f"too few bot decisions to measure: {answered_in}"
     assert statistics.median(answered_in) < 0.3, f"the bot answered in {answered_in} s"
     # The README's demo, from a second terminal beside the run command.
     demo_env = {name: value for name, value in os.environ.items() if name not in ("SECRET_KEY", "DEBUG")}
