@@ -62,7 +62,13 @@ def running_server(tmp_path):
         yield process, base, tmp_path / "run.log"
     finally:
         if process.poll() is None:
-            os.killpg(process.pid, signal.SIGKILL)
+            # Ctrl-C first: the run command stops its web server, worker and beat (a SIGKILL of its group alone
+            # left them running whenever the test failed before its own Ctrl-C).
+            os.killpg(process.pid, signal.SIGINT)
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
         log.close()
 
 
