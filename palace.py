@@ -102,7 +102,8 @@ def command_test(pytest_args: Sequence[str]) -> int:
             ("ruff format --check .", [str(BIN / "ruff"), "format", "--check", "."]),
             ("lint-imports", [str(BIN / "lint-imports")]),
             ("mypy games/engine", [str(BIN / "mypy"), "games/engine"]),
-            ("pytest -n auto", [str(venv_python()), "-m", "pytest", "-n", "auto", *pytest_args]),
+            # loadgroup: the tests of one live server (tests/live.py) share it on one worker.
+            ("pytest -n auto", [str(venv_python()), "-m", "pytest", "-n", "auto", "--dist", "loadgroup", *pytest_args]),
         ]
     )
 

@@ -8,14 +8,13 @@
   answers with ``server_error`` below.
 - ``bad_request``, ``permission_denied``, ``page_not_found``, ``server_error``: Django's handler400/403/404/500
   (palace_api/urls.py). Under /api/ they answer JSON in the same shape; elsewhere Django's usual pages.
-- ``ErrorSerializer`` (the OpenAPI ``Error`` component) and ``error_responses``: the shape in the schema. Views list
-  their errors beside their success responses::
+- ``ErrorSerializer`` and ``error_responses``: the shape in the schema. Views list the errors each operation
+  answers beside its success responses, with the codes each status carries as an enum::
 
-      @extend_schema(responses={201: GameOut, **error_responses(400, 401, 404, 409)})
+      @extend_schema(responses={201: GameOut, **error_responses("GamesCreate", {400: ("invalid",)}, 401, 429)})
 
-  400 is documented as ``ValidationError`` (it may carry ``errors``), 429 as ``ThrottledError`` (``retry_after``).
-  Knox's "Authorization: Token <token>" scheme reaches the schema through drf-spectacular's bundled knox
-  extension (``knoxApiToken``).
+  400 carries ``errors``, 429 ``retry_after``, 413 ``limit``. The token schemes (``Bearer`` and ``Token``) reach
+  the schema through ``players.auth.TokenScheme``.
 """
 
 from __future__ import annotations
@@ -55,6 +54,7 @@ class ErrorCode(StrEnum):
     # Generic, from the exception handler.
     INVALID = "invalid"
     MALFORMED_JSON = "malformed_json"
+    NESTING_TOO_DEEP = "nesting_too_deep"
     UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type"
     NOT_ACCEPTABLE = "not_acceptable"
     NOT_AUTHENTICATED = "not_authenticated"
@@ -63,6 +63,7 @@ class ErrorCode(StrEnum):
     NOT_FOUND = "not_found"
     METHOD_NOT_ALLOWED = "method_not_allowed"
     THROTTLED = "throttled"
+    PAYLOAD_TOO_LARGE = "payload_too_large"
     BAD_REQUEST = "bad_request"
     SERVER_ERROR = "server_error"
     SERVICE_UNAVAILABLE = "service_unavailable"
@@ -132,31 +133,83 @@ class ThrottledErrorSerializer(ErrorSerializer):
     retry_after = serializers.IntegerField(help_text="Seconds to wait; also sent as the Retry-After header.")
 
 
+class PayloadTooLargeErrorSerializer(ErrorSerializer):
+    limit = serializers.IntegerField(help_text="The largest body accepted, in bytes.")
+
+
 ERROR_DESCRIPTIONS = {
-    400: "Invalid request: invalid (with errors), malformed_json, or a refusal with its own code.",
-    401: "not_authenticated (no token) or authentication_failed (unknown or revoked token).",
-    403: "permission_denied, or a refusal with its own code.",
-    404: "not_found, or a refusal with its own code.",
-    405: "method_not_allowed.",
-    409: "A conflict with the current state, with its own code.",
-    415: "unsupported_media_type: the request body must be JSON.",
-    422: "A well-formed request the current state cannot accept, with its own code.",
-    429: "throttled: wait retry_after seconds.",
-    503: "service_unavailable: the database cannot be reached; wait retry_after seconds (also Retry-After).",
+    400: "Invalid request: `invalid` (with `errors` naming each field or parameter), `malformed_json`, or a "
+    "refusal with its own code.",
+    401: "`not_authenticated` (no token) or `authentication_failed` (a malformed header, or an unknown, revoked "
+    "or expired token).",
+    403: "Not allowed: the code says why.",
+    404: "Not found: the code says what.",
+    405: "`method_not_allowed`: the path does not take this method (`Allow` lists those it takes).",
+    409: "A conflict with the current state: the code says which.",
+    413: "`payload_too_large`: the body is over `limit` bytes.",
+    415: "`unsupported_media_type`: the request body must be `application/json`.",
+    422: "A well-formed request the current state cannot accept: the code says why.",
+    429: "`throttled`: wait `retry_after` seconds (also the `Retry-After` header).",
+    503: "`service_unavailable`: the database cannot be reached; wait `retry_after` seconds (also `Retry-After`).",
 }
 
-_SERIALIZER_BY_STATUS = {400: ValidationErrorSerializer, 429: ThrottledErrorSerializer, 503: ThrottledErrorSerializer}
+# Codes every operation may answer with at a status, whatever it does.
+_GENERIC_CODES: dict[int, tuple[str, ...]] = {
+    401: (ErrorCode.NOT_AUTHENTICATED, ErrorCode.AUTHENTICATION_FAILED),
+    405: (ErrorCode.METHOD_NOT_ALLOWED,),
+    413: (ErrorCode.PAYLOAD_TOO_LARGE,),
+    415: (ErrorCode.UNSUPPORTED_MEDIA_TYPE,),
+    429: (ErrorCode.THROTTLED,),
+}
+_BASE_BY_STATUS: dict[int, type[serializers.Serializer]] = {
+    400: ValidationErrorSerializer,
+    413: PayloadTooLargeErrorSerializer,
+    429: ThrottledErrorSerializer,
+    503: ThrottledErrorSerializer,
+}
 
 
-def error_responses(*statuses: int) -> dict[int, OpenApiResponse]:
-    """``{status: OpenApiResponse(Error...)}`` for ``@extend_schema(responses=...)``."""
-    return {
-        status: OpenApiResponse(
-            response=_SERIALIZER_BY_STATUS.get(status, ErrorSerializer),
-            description=ERROR_DESCRIPTIONS.get(status, "Error."),
+def error_responses(
+    operation: str | int, codes: dict[int, tuple[str, ...]] | int | None = None, *statuses: int
+) -> dict[int, OpenApiResponse]:
+    """``{status: OpenApiResponse}`` for ``@extend_schema(responses=...)``: the errors one operation answers.
+
+    ``operation``: a CamelCase name for the components (``GamesCreate`` gives ``GamesCreateError400``...);
+    ``codes``: status -> the codes the operation raises at it; ``statuses``: further statuses whose codes are
+    generic (401, 405, 413, 415, 429). Each status gets its own component whose ``code`` is an enum of those
+    codes, on the right base: ``errors`` on 400 (with ``invalid``), ``retry_after`` on 429, ``limit`` on 413.
+
+    The older form, statuses alone (``error_responses(400, 401, 404)``), still gives each status its shape with
+    ``code`` a free string; an operation documented so has not yet said which codes it answers.
+    """
+    if isinstance(operation, int):
+        every = [operation, *([codes] if isinstance(codes, int) else []), *statuses]
+        return {
+            status: OpenApiResponse(
+                response=_BASE_BY_STATUS.get(status, ErrorSerializer),
+                description=ERROR_DESCRIPTIONS.get(status, "Error."),
+            )
+            for status in every
+        }
+    if isinstance(codes, int):
+        raise TypeError("error_responses(name, {status: codes}, *statuses): the codes come as a mapping")
+    wanted = dict(codes or {})
+    for status in statuses:
+        wanted.setdefault(status, _GENERIC_CODES[status])
+    responses = {}
+    for status in sorted(wanted):
+        base = _BASE_BY_STATUS.get(status, ErrorSerializer)
+        choices = [str(code) for code in dict.fromkeys(wanted[status])]
+        serializer = type(
+            f"{operation}Error{status}",
+            (base,),
+            {
+                "code": serializers.ChoiceField(choices=choices, help_text="Machine-readable; clients match on it."),
+                "__doc__": ERROR_DESCRIPTIONS.get(status, "Error."),
+            },
         )
-        for status in statuses
-    }
+        responses[status] = OpenApiResponse(response=serializer, description=ERROR_DESCRIPTIONS.get(status, "Error."))
+    return responses
 
 
 # --- DRF's exception handler ---
@@ -238,23 +291,28 @@ def _plain(detail: Any) -> Any:
     return str(detail)
 
 
-def _validation_errors(detail: Any) -> dict[str, Any]:
-    """``{field: [messages]}``; errors not tied to a field go under DRF's NON_FIELD_ERRORS_KEY."""
+def _validation_errors(detail: Any) -> dict[str, list[str]]:
+    """``{field: [messages]}``, flat: a nested field's messages are prefixed with where they belong
+    (``"0: Not a valid string."`` for an item of a list). Errors not tied to a field go under DRF's
+    NON_FIELD_ERRORS_KEY."""
     if isinstance(detail, dict):
-        return {
-            str(key): _plain(value if isinstance(value, (list, dict)) else [value]) for key, value in detail.items()
-        }
-    messages = detail if isinstance(detail, list) else [detail]
-    return {api_settings.NON_FIELD_ERRORS_KEY: _plain(messages)}
+        return {str(key): _messages(value) for key, value in detail.items()}
+    return {api_settings.NON_FIELD_ERRORS_KEY: _messages(detail)}
 
 
-def _first_message(errors: dict[str, Any]) -> str:
+def _messages(detail: Any, prefix: str = "") -> list[str]:
+    if isinstance(detail, dict):
+        return [message for key, value in detail.items() for message in _messages(value, f"{prefix}{key}: ")]
+    if isinstance(detail, list):
+        return [message for item in detail for message in _messages(item, prefix)]
+    return [f"{prefix}{detail}"]
+
+
+def _first_message(errors: dict[str, list[str]]) -> str:
     """A readable summary for ``detail``: the first message, with the field it belongs to."""
-    for field, value in errors.items():
-        while isinstance(value, (list, dict)) and value:
-            value = value[0] if isinstance(value, list) else next(iter(value.values()))
-        if isinstance(value, str):
-            return value if field == api_settings.NON_FIELD_ERRORS_KEY else f"{field}: {value}"
+    for field, messages in errors.items():
+        if messages:
+            return messages[0] if field == api_settings.NON_FIELD_ERRORS_KEY else f"{field}: {messages[0]}"
     return "Invalid input."
 
 

@@ -41,6 +41,8 @@ INSTALLED_APPS = [
     "knox",
     "django_filters",
     "drf_spectacular",
+    # Swagger UI's and Redoc's files, served by the project: the docs pages load nothing from elsewhere.
+    "drf_spectacular_sidecar",
     "games",
     "players",
     "webhooks",
@@ -50,6 +52,10 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Outermost: it times the whole request and sees the final status.
+    "palace_api.middleware.RequestLogMiddleware",
+    # Before anything reads a body or renders an error page (palace_api/middleware.py).
+    "palace_api.middleware.ApiErrorMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Static files (htmx, the pages' CSS, the admin's) from the app itself, before anything else reads the request.
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -68,7 +74,8 @@ ROOT_URLCONF = "palace_api.urls"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [],
+        # The project's own overrides of apps' templates (drf_spectacular/redoc.html).
+        "DIRS": [BASE_DIR / "palace_api" / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -130,8 +137,8 @@ REST_FRAMEWORK = {
         "players.auth.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
-    # The API speaks JSON only: any other request body is a 415.
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    # The API speaks JSON only: any other request body is a 415; nesting deeper than MAX_JSON_DEPTH is a 400.
+    "DEFAULT_PARSER_CLASSES": ["palace_api.parsers.JSONParser"],
     # One error body for every error: {"code", "detail", ...} (README, "Errors").
     "EXCEPTION_HANDLER": "palace_api.errors.exception_handler",
     "DEFAULT_THROTTLE_CLASSES": [
@@ -153,9 +160,50 @@ REST_KNOX = {
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Palace API",
-    "DESCRIPTION": "Game server for Palace Poker and the shedding game Palace.",
-    "VERSION": "0.1.0",
+    "DESCRIPTION": (
+        "Game server for the two card games called Palace: Palace Poker (`palace-poker`) and the shedding game "
+        "Palace (`palace`). Every error has the body `{code, detail, ...}`; clients match on `code`. Send "
+        "`Authorization: Bearer <token>` (or `Token <token>`)."
+    ),
+    "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Operation ids and tags come from the path after /api/v1: `me_webhooks_create`, tag `me`.
+    "SCHEMA_PATH_PREFIX": r"/api/v[0-9]+",
+    "TAGS": [
+        {"name": "players", "description": "Registration and tokens."},
+        {"name": "games", "description": "Creating, joining, watching and playing games."},
+        {"name": "me", "description": "The caller's account and turns."},
+    ],
+    # Enums stay inline: a generated client then names each after its place (PokerStateKind,
+    # GamesCreateError400Code) instead of hashed names for the many sets of error codes.
+    "POSTPROCESSING_HOOKS": ["palace_api.schema.token_schemes_either", "palace_api.schema.request_bodies_closed"],
+    # games/api/urls.py: a game id is 1 to 18 digits.
+    "PATH_CONVERTER_OVERRIDES": {"game_id": {"type": "integer", "minimum": 0, "maximum": 10**18 - 1}},
+    "ENUM_ADD_EXPLICIT_BLANK_NULL_CHOICE": False,
+    # The docs pages' scripts come from drf-spectacular-sidecar, pinned with it, never from a CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}
+
+# Bodies larger than this (bytes) get 413 payload_too_large under /api/ (palace_api/middleware.py): Django's
+# default, 2.5 MiB, far above any request the API takes.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
+
+# Everything goes to stderr, with DEBUG off too: one line per request (palace.requests), every 500's traceback
+# (django.request logs it with the exception), and the Celery worker's task failures (palace.tasks).
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "plain", "stream": "ext://sys.stderr"}},
+    "root": {"handlers": ["stderr"], "level": "WARNING"},
+    "loggers": {
+        "palace": {"handlers": ["stderr"], "level": env.str("LOG_LEVEL", default="INFO"), "propagate": False},
+        "django.request": {"handlers": ["stderr"], "level": "ERROR", "propagate": False},
+        # runserver's own access line would repeat palace.requests'.
+        "django.server": {"handlers": ["stderr"], "level": "WARNING", "propagate": False},
+    },
 }
 
 # Celery: palace_api/celery.py reads every CELERY_* name below.

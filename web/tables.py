@@ -114,8 +114,9 @@ def _event_line(seq: int, event: Mapping[str, Any], kind: TableKind, names: Mapp
         who = f"{words['seat']}: " if event.get("seat") is not None else ""
         phrase = who + event["type"].replace("_", " ")
     cards: list[str | None] = []
+    # The v1 log's card groups are flat: {"<group>": ["As", null, ...]}.
     for group in (event.get("cards") or {}).values():
-        cards.extend(group.get("cards", []))
+        cards.extend(group)
     return LogLine(seq=seq, text=phrase.format_map(words), cards=tuple(cards))
 
 

@@ -92,6 +92,13 @@ class CancelView(APIView):
         return Response(CancelledOutput(body).data, status=status.HTTP_200_OK)
 
 
+class MyGamePageOutput(serializers.Serializer):
+    count = serializers.IntegerField(help_text="Your games matching the filter.")
+    next = serializers.URLField(allow_null=True, help_text="The next page's URL.")
+    previous = serializers.URLField(allow_null=True, help_text="The previous page's URL.")
+    results = MyGameOutput(many=True)
+
+
 class MyGamesView(APIView):
     @extend_schema(
         operation_id="me_games_list",
@@ -100,7 +107,7 @@ class MyGamesView(APIView):
             OpenApiParameter("limit", int),
             OpenApiParameter("offset", int),
         ],
-        responses={200: MyGameOutput(many=True), **error_responses(400, 401, 429)},
+        responses={200: MyGamePageOutput, **error_responses(400, 401, 429)},
     )
     def get(self, request: Request) -> Response:
         """Your games, for a home screen: active first (those where the decision is yours first), then

@@ -6,7 +6,17 @@ from typing import Any
 
 from rest_framework import serializers
 
+from games.api.schema import (
+    LOGGED_ACTION_TYPES,
+    GameEventsField,
+    LegalActionsField,
+    LoggedActionField,
+    OptionsField,
+    StateField,
+    ViewerField,
+)
 from games.engine.registry import GAMES
+from palace_api.serializers import StrictSerializer
 
 ACTION_FIELDS = {"type", "cards", "target", "amount", "expected_version"}
 
@@ -26,29 +36,16 @@ def render(serializer_class: type[serializers.Serializer], instance: Any) -> dic
     return serializer.to_representation(instance)
 
 
-class StrictSerializer(serializers.Serializer):
-    """Refuses fields it does not know, so a typo is a 400 rather than silently ignored."""
-
-    def to_internal_value(self, data: Any) -> Any:
-        if isinstance(data, dict):
-            unknown = sorted(set(data) - set(self.fields))
-            if unknown:
-                raise serializers.ValidationError({name: ["Unknown field."] for name in unknown})
-        return super().to_internal_value(data)
-
-
 class GameCreateInput(StrictSerializer):
-    kind = serializers.ChoiceField(choices=sorted(GAMES), help_text="The game: `palace-poker`.")
-    seats = serializers.IntegerField(help_text="Number of seats, 2 to 10 for Palace Poker.")
+    """What the server checks of a new game's body; the rules check the options (the schema's ``GameCreate``,
+    in games/api/schema.py, documents them per game)."""
+
+    kind = serializers.ChoiceField(choices=sorted(GAMES), help_text="`palace-poker` or `palace`.")
+    seats = serializers.IntegerField(help_text="Number of seats, 2 to 10.")
     options = serializers.DictField(
         required=False,
         default=dict,
-        help_text=(
-            "Game options. Palace Poker: `betting` (`limit`|`no_limit`), `small_bet`, `big_bet`, `ante`, "
-            "`starting_stack` (chips), `first_dealer` (seat or null), `max_hands` (or null), `max_raises`; "
-            "and for any game `turn_timeout` (seconds, 10 to 1209600, or null), `max_timeouts` (timeouts in a row "
-            "of a seat, default 3, or null for never) and `on_absent` (`resign` or `bot`: what they do)."
-        ),
+        help_text="The game's options; for any game also `turn_timeout`, `max_timeouts`, `on_absent`.",
     )
     prearranged_shuffles = serializers.ListField(
         child=serializers.ListField(child=serializers.CharField()),
@@ -69,6 +66,8 @@ class SeatInput(StrictSerializer):
 
 
 class ActionInput(StrictSerializer):
+    """What the server checks of an action's body; the rules check the rest (the schema's ``ActionInput``)."""
+
     type = serializers.CharField(
         help_text=(
             "Palace Poker: `buy`, `buy_discard` (open_market), `discard`, `bet`, `stay`, `fold`, `call`, `raise`. "
@@ -103,69 +102,65 @@ class SeatOutput(serializers.Serializer):
     stack = serializers.IntegerField(allow_null=True, required=False, help_text="Chips behind, once started.")
 
 
-class LegalActionOutput(serializers.Serializer):
-    type = serializers.CharField()
-    cost = serializers.IntegerField(help_text="Chips it takes (at `min_amount` where an amount is chosen).")
-    targets = serializers.ListField(child=serializers.DictField(), required=False)
-    min_amount = serializers.IntegerField(required=False)
-    max_amount = serializers.IntegerField(required=False)
-    cards = serializers.ListField(child=serializers.CharField(), required=False)
-    min_cards = serializers.IntegerField(required=False)
-    max_cards = serializers.IntegerField(required=False)
-
-
 class GameSummaryOutput(serializers.Serializer):
     id = serializers.IntegerField()
-    kind = serializers.CharField()
+    kind = serializers.ChoiceField(choices=sorted(GAMES))
     status = serializers.ChoiceField(choices=["waiting", "active", "finished", "cancelled"])
     version = serializers.IntegerField(help_text="Number of events in the game's log.")
     seat_count = serializers.IntegerField()
     seats_taken = serializers.IntegerField()
     seats = SeatOutput(many=True)
-    options = serializers.DictField()
+    options = OptionsField(help_text="Every option of the game, defaults filled in (as its `kind` says).")
     turn_timeout = serializers.IntegerField(allow_null=True)
     creator = PlayerRef()
     created = serializers.DateTimeField()
     deadline = serializers.DateTimeField(allow_null=True)
 
 
+class GamePageOutput(serializers.Serializer):
+    count = serializers.IntegerField(help_text="Games matching the filters.")
+    next = serializers.URLField(allow_null=True, help_text="The next page's URL.")
+    previous = serializers.URLField(allow_null=True, help_text="The previous page's URL.")
+    results = GameSummaryOutput(many=True)
+
+
 class GameDetailOutput(serializers.Serializer):
     id = serializers.IntegerField()
-    kind = serializers.CharField()
+    kind = serializers.ChoiceField(choices=sorted(GAMES))
     status = serializers.ChoiceField(choices=["waiting", "active", "finished", "cancelled"])
     version = serializers.IntegerField(help_text="Number of events in the game's log.")
     seat_count = serializers.IntegerField()
-    options = serializers.DictField()
+    options = OptionsField(help_text="Every option of the game, defaults filled in (as its `kind` says).")
     turn_timeout = serializers.IntegerField(allow_null=True)
     max_timeouts = serializers.IntegerField(allow_null=True, help_text="Timeouts in a row before `on_absent`.")
     on_absent = serializers.ChoiceField(choices=["resign", "bot"], help_text="What `max_timeouts` does to a seat.")
     creator = PlayerRef()
     created = serializers.DateTimeField()
-    viewer = serializers.JSONField(help_text='Your seat number, or "spectator", or "staff".')
+    viewer = ViewerField(help_text='Your seat number, or "spectator", or "staff".')
     seats = SeatOutput(many=True)
-    state = serializers.JSONField(
+    state = StateField(
         allow_null=True,
-        help_text=(
-            "The game's state as you may know it (null before the start). Palace Poker: `pot`, `dealer`, `hand`, "
-            "`phase`, `step`, `battle`, `stock_size`, `discard_size`, `seats` (each with `stack`, `banner`, "
-            "`soldiers`, `palace`: codes, or null per card you may not know)."
-        ),
+        help_text="The game's state as you may know it (null before the start): `PokerState` or `ShedState`.",
     )
     to_act = serializers.ListField(child=serializers.IntegerField(), help_text="Seats whose decision it is.")
-    legal_actions = LegalActionOutput(many=True, help_text="Your decisions now, with what each costs.")
+    legal_actions = LegalActionsField(help_text="Your decisions now, with what each costs.")
     deadline = serializers.DateTimeField(allow_null=True, help_text="When the current decision times out.")
 
 
 class EventOutput(serializers.Serializer):
     seq = serializers.IntegerField()
-    kind = serializers.CharField(help_text="`seat_taken`, `shuffle` or an action type.")
+    kind = serializers.ChoiceField(
+        choices=["seat_taken", "seat_left", "seat_to_bot", "game_cancelled", *LOGGED_ACTION_TYPES],
+        help_text="`seat_taken`, `seat_left`, `seat_to_bot`, `game_cancelled`, `shuffle` or an action type (`resign`).",
+    )
     actor = serializers.IntegerField(allow_null=True, help_text="The seat that acted; null for chance.")
     created = serializers.DateTimeField()
-    action = serializers.DictField(required=False, help_text="The action as logged (a shuffle's cards are hidden).")
-    events = serializers.ListField(
-        child=serializers.DictField(),
+    seat = serializers.IntegerField(required=False, help_text="`seat_taken`: the seat.")
+    bot = serializers.CharField(required=False, allow_null=True, help_text="`seat_taken`: the bot's policy, if a bot.")
+    action = LoggedActionField(required=False, help_text="The action as logged (a shuffle shows only its size).")
+    events = GameEventsField(
         required=False,
-        help_text="What happened; each `cards` group lists codes, or null per card you may not see.",
+        help_text='What happened; card groups as `"cards": {"<group>": ["As", null, ...]}`.',
     )
 
 
@@ -173,7 +168,7 @@ class ActionResultOutput(serializers.Serializer):
     version = serializers.IntegerField()
     events = EventOutput(many=True)
     to_act = serializers.ListField(child=serializers.IntegerField(), help_text="Seats whose decision it is now.")
-    legal_actions = LegalActionOutput(many=True, help_text="Your decisions now (empty if none), with their costs.")
+    legal_actions = LegalActionsField(help_text="Your decisions now (empty if none), with their costs.")
 
 
 class EventPageOutput(serializers.Serializer):
@@ -184,7 +179,7 @@ class EventPageOutput(serializers.Serializer):
 
 class TurnOutput(serializers.Serializer):
     game = serializers.IntegerField()
-    kind = serializers.CharField()
+    kind = serializers.ChoiceField(choices=sorted(GAMES))
     seat = serializers.IntegerField()
     version = serializers.IntegerField()
     deadline = serializers.DateTimeField(allow_null=True)

@@ -2,104 +2,149 @@
 
 from __future__ import annotations
 
-import django_filters
-from django.db.models import QuerySet
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import status
-from rest_framework.exceptions import ValidationError
+from rest_framework import serializers, status
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.api.schema import ACTION_INPUT, GAME_CREATE
 from games.api.serializers import (
     ActionInput,
     ActionResultOutput,
     EventPageOutput,
     GameCreateInput,
     GameDetailOutput,
+    GamePageOutput,
     GameSummaryOutput,
     SeatInput,
     SeatOutput,
     TurnOutput,
     render,
 )
-from games.models import Game, GameStatus
+from games.engine.registry import GAMES
+from games.models import GameStatus
 from games.selectors import views as selectors
 from games.services import action_submit_idempotent, game_create, seat_take
-from palace_api.errors import ApplicationError, ErrorSerializer
+from palace_api.errors import ErrorCode, error_responses
+from palace_api.serializers import NoQuery, StrictSerializer, query
 
-ERRORS = {
-    code: OpenApiResponse(ErrorSerializer, description=text)
-    for code, text in {
-        400: "Invalid input or illegal action: `code` says which (e.g. `insufficient_chips`).",
-        401: "No valid token.",
-        403: "Not allowed (e.g. `not_seated`, `not_your_turn`, `staff_only`).",
-        404: "No such game.",
-        409: "Conflict with the game's state (e.g. `version_conflict`).",
-        422: "Idempotency-Key reused with another body.",
-        429: "Throttled: retry after `retry_after` seconds.",
-    }.items()
-}
+TAGS = ["games"]
+BODY = (405, 413, 415, 429)
+"""Generic errors of an operation that takes a body."""
+READ = (405, 429)
+# not_found: a path that names no game at all (``/games/x/``); game_not_found: no game of that id.
+GAME_NOT_FOUND = {404: ("game_not_found", ErrorCode.NOT_FOUND)}
+INVALID_BODY = (ErrorCode.INVALID, ErrorCode.MALFORMED_JSON, ErrorCode.NESTING_TOO_DEEP)
+# The rules engine's refusals of options (games/engine/*/options.py) and of actions (games/engine/*/play.py ...).
+# A card code that does not parse, or cards named twice (games/engine/cards.py).
+CARD_CODES = ("invalid_card", "duplicate_cards", "too_many_cards")
+OPTION_CODES = ("unknown_kind", "invalid_seats", "unknown_option", "invalid_option", "inconsistent_options")
+ACTION_CODES = (
+    "invalid_action",
+    "invalid_card",
+    "duplicate_cards",
+    "too_many_cards",
+    "unknown_action",
+    "unexpected_field",
+    "unexpected_cards",
+    "not_your_turn",
+    "game_over",
+    "awaiting_shuffle",
+    "no_shuffle_due",
+    "action_not_allowed",
+    "insufficient_chips",
+    "invalid_amount",
+    "invalid_target",
+    "raise_cap",
+    "nothing_to_buy",
+    "not_your_soldier",
+    "too_many_soldiers",
+    "same_banner_suit",
+    "choose_three",
+    "does_not_beat",
+    "empty_pile",
+    "face_down_not_yet",
+    "mixed_ranks",
+    "must_play",
+    "no_cards",
+    "not_on_turn",
+    "not_your_cards",
+    "play_face_down",
+    "invalid_out_of_turn_play",
+)
+ETAG = OpenApiParameter(
+    "ETag", str, OpenApiParameter.HEADER, response=[200, 304], description="Send it back in `If-None-Match`."
+)
 
 
-def _errors(*codes: int) -> dict[int, OpenApiResponse]:
-    return {code: ERRORS[code] for code in codes}
+class GameListQuery(StrictSerializer):
+    """The game list's query parameters: each checked, an unknown one refused."""
+
+    kind = serializers.ChoiceField(choices=sorted(GAMES), required=False)
+    status = serializers.ChoiceField(choices=GameStatus.values, required=False)
+    open_seats = serializers.BooleanField(required=False, help_text="Waiting with a free seat.")
+    mine = serializers.BooleanField(required=False, help_text="You sit at it or created it.")
+    limit = serializers.IntegerField(required=False, min_value=1, max_value=200, help_text="Default 50.")
+    offset = serializers.IntegerField(required=False, min_value=0, max_value=2**31, help_text="Default 0.")
 
 
-class GameFilter(django_filters.FilterSet):
-    kind = django_filters.CharFilter()
-    status = django_filters.ChoiceFilter(choices=GameStatus.choices)
-    open_seats = django_filters.BooleanFilter(method="filter_open_seats", label="Waiting with a free seat")
-    mine = django_filters.BooleanFilter(method="filter_mine", label="You sit at it or created it")
+class EventQuery(StrictSerializer):
+    """The log's query parameters: ``after`` a ``seq``, at most ``limit`` entries."""
 
-    class Meta:
-        model = Game
-        fields = ["kind", "status"]
-
-    def filter_open_seats(self, queryset: QuerySet[Game], name: str, value: bool) -> QuerySet[Game]:
-        return selectors.filter_open_seats(queryset, open_seats=value)
-
-    def filter_mine(self, queryset: QuerySet[Game], name: str, value: bool) -> QuerySet[Game]:
-        return selectors.filter_mine(queryset, self.request.user, mine=value)
+    after = serializers.IntegerField(required=False, default=0, min_value=0, max_value=2**31, help_text="A `seq`.")
+    limit = serializers.IntegerField(required=False, default=100, min_value=1, max_value=500)
 
 
 class GamePagination(LimitOffsetPagination):
+    """Pages of the game list: ``limit`` 50 by default, at most 200."""
+
     default_limit = 50
     max_limit = 200
 
 
 class GameListCreateView(APIView):
     @extend_schema(
+        tags=TAGS,
         operation_id="games_list",
-        parameters=[
-            OpenApiParameter("kind", str),
-            OpenApiParameter("status", str, enum=[choice.value for choice in GameStatus]),
-            OpenApiParameter("open_seats", bool),
-            OpenApiParameter("mine", bool),
-            OpenApiParameter("limit", int),
-            OpenApiParameter("offset", int),
-        ],
-        responses={200: GameSummaryOutput(many=True), **_errors(400, 401, 429)},
+        parameters=[GameListQuery],
+        responses={
+            200: GamePageOutput,
+            **error_responses("GamesList", {400: (ErrorCode.INVALID,)}, 401, *READ),
+        },
     )
     def get(self, request: Request) -> Response:
-        """Games, newest first, filtered by kind, status, open seats and whether you are in them."""
-        games = GameFilter(request.query_params, queryset=selectors.games_queryset(request.user), request=request)
-        if not games.is_valid():
-            raise ValidationError(games.errors)
+        """Games, newest first, filtered by kind, status, open seats and whether you are in them; a page."""
+        params = query(request, GameListQuery)
+        filters = {name: params.get(name) for name in ("kind", "status", "open_seats", "mine")}
+        games = selectors.games_filtered(request.user, **filters)
         paginator = GamePagination()
-        page = paginator.paginate_queryset(games.qs, request, view=self)
+        page = paginator.paginate_queryset(games, request, view=self)
         return paginator.get_paginated_response(
             GameSummaryOutput([selectors.game_summary(game) for game in page], many=True).data
         )
 
     @extend_schema(
+        tags=TAGS,
         operation_id="games_create",
-        request=GameCreateInput,
-        responses={201: GameDetailOutput, **_errors(400, 401, 403, 429)},
+        request=GAME_CREATE,
+        responses={
+            201: GameDetailOutput,
+            **error_responses(
+                "GamesCreate",
+                {
+                    400: (*INVALID_BODY, *OPTION_CODES, *CARD_CODES, "invalid_prearranged_shuffles"),
+                    403: ("staff_only",),
+                },
+                401,
+                *BODY,
+            ),
+        },
     )
     def post(self, request: Request) -> Response:
         """Create a game waiting for players; you are not seated automatically."""
+        query(request, NoQuery)
         data = GameCreateInput(data=request.data)
         data.is_valid(raise_exception=True)
         game = game_create(creator=request.user, **data.validated_data)
@@ -109,12 +154,21 @@ class GameListCreateView(APIView):
 
 class GameDetailView(APIView):
     @extend_schema(
+        tags=TAGS,
         operation_id="games_retrieve",
-        parameters=[OpenApiParameter("If-None-Match", str, OpenApiParameter.HEADER)],
-        responses={200: GameDetailOutput, 304: OpenApiResponse(description="Not modified"), **_errors(401, 404, 429)},
+        parameters=[
+            OpenApiParameter("If-None-Match", str, OpenApiParameter.HEADER, description="An `ETag` from before."),
+            ETAG,
+        ],
+        responses={
+            200: GameDetailOutput,
+            304: OpenApiResponse(description="Not modified: nothing changed since the `ETag` you sent."),
+            **error_responses("GamesRetrieve", {400: (ErrorCode.INVALID,), **GAME_NOT_FOUND}, 401, *READ),
+        },
     )
     def get(self, request: Request, game_id: int) -> Response:
         """The game as you may see it. Send the `ETag` back in `If-None-Match` to get a cheap 304."""
+        query(request, NoQuery)
         game = selectors.game_get(game_id)
         etag = selectors.game_etag(game, request.user)
         if etag in [tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")]:
@@ -125,13 +179,29 @@ class GameDetailView(APIView):
 
 class SeatCreateView(APIView):
     @extend_schema(
+        tags=TAGS,
         operation_id="games_seats_create",
         request=SeatInput,
-        responses={201: SeatOutput, **_errors(400, 401, 404, 409, 429)},
+        responses={
+            201: SeatOutput,
+            **error_responses(
+                "GamesSeatsCreate",
+                {
+                    400: (*INVALID_BODY, "invalid_seat", "unknown_bot", *ACTION_CODES),
+                    403: ("creator_only",),
+                    **GAME_NOT_FOUND,
+                    409: ("seat_taken", "already_seated", "game_started", "no_free_seat", "game_cancelled"),
+                    422: ("invalid_prearranged_shuffle",),
+                },
+                401,
+                *BODY,
+            ),
+        },
     )
     def post(self, request: Request, game_id: int) -> Response:
         """Sit down (at `seat`, or the lowest free one), or seat a bot (`bot`, creator only).
         The match starts when every seat is taken."""
+        query(request, NoQuery)
         data = SeatInput(data=request.data)
         data.is_valid(raise_exception=True)
         seat = seat_take(
@@ -147,13 +217,50 @@ class SeatCreateView(APIView):
 
 class ActionCreateView(APIView):
     @extend_schema(
+        tags=TAGS,
         operation_id="games_actions_create",
-        request=ActionInput,
-        parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER)],
-        responses={201: ActionResultOutput, **_errors(400, 401, 403, 404, 409, 422, 429)},
+        request=ACTION_INPUT,
+        parameters=[
+            OpenApiParameter(
+                "Idempotency-Key",
+                str,
+                OpenApiParameter.HEADER,
+                description="A unique key per action: a retry with the same key and body gets the stored answer.",
+            ),
+            OpenApiParameter(
+                "Idempotent-Replayed",
+                str,
+                OpenApiParameter.HEADER,
+                response=[201],
+                enum=["true"],
+                description="Present when the answer is the stored one of an earlier request with the same key.",
+            ),
+        ],
+        responses={
+            201: ActionResultOutput,
+            **error_responses(
+                "GamesActionsCreate",
+                {
+                    400: (*INVALID_BODY, *ACTION_CODES),
+                    403: ("not_seated", "not_your_turn", "seat_played_by_bot"),
+                    **GAME_NOT_FOUND,
+                    409: (
+                        "version_conflict",
+                        "idempotency_key_in_flight",
+                        "game_not_started",
+                        "game_finished",
+                        "game_cancelled",
+                    ),
+                    422: ("idempotency_key_reused", "invalid_prearranged_shuffle"),
+                },
+                401,
+                *BODY,
+            ),
+        },
     )
     def post(self, request: Request, game_id: int) -> Response:
         """Make your decision. Answers the new version and the log entries it added, as you may see them."""
+        query(request, NoQuery)
         data = ActionInput(data=request.data)
         data.is_valid(raise_exception=True)
         result = action_submit_idempotent(
@@ -168,33 +275,33 @@ class ActionCreateView(APIView):
 
 class EventListView(APIView):
     @extend_schema(
+        tags=TAGS,
         operation_id="games_events_list",
-        parameters=[OpenApiParameter("after", int), OpenApiParameter("limit", int)],
-        responses={200: EventPageOutput, **_errors(400, 401, 404, 429)},
+        parameters=[EventQuery],
+        responses={
+            200: EventPageOutput,
+            **error_responses("GamesEventsList", {400: (ErrorCode.INVALID,), **GAME_NOT_FOUND}, 401, *READ),
+        },
     )
     def get(self, request: Request, game_id: int) -> Response:
         """The log after `after` (default 0), at most `limit` entries (default 100, at most 500)."""
-        after = _int_param(request, "after", default=0, low=0, high=2**31)
-        limit = _int_param(request, "limit", default=100, low=1, high=500)
-        page = selectors.game_events(selectors.game_get(game_id), request.user, after=after, limit=limit)
+        params = query(request, EventQuery)
+        page = selectors.game_events(
+            selectors.game_get(game_id), request.user, after=params["after"], limit=params["limit"]
+        )
         return Response(render(EventPageOutput, page))
 
 
 class MyTurnsView(APIView):
-    @extend_schema(operation_id="me_turns_list", responses={200: TurnOutput(many=True), **_errors(401, 429)})
+    @extend_schema(
+        tags=["me"],
+        operation_id="me_turns_list",
+        responses={
+            200: TurnOutput(many=True),
+            **error_responses("MeTurnsList", {400: (ErrorCode.INVALID,)}, 401, *READ),
+        },
+    )
     def get(self, request: Request) -> Response:
         """Your games where the decision is yours, the most urgent first."""
+        query(request, NoQuery)
         return Response(TurnOutput(selectors.my_turns(request.user), many=True).data)
-
-
-def _int_param(request: Request, name: str, *, default: int, low: int, high: int) -> int:
-    raw = request.query_params.get(name)
-    if raw is None or raw == "":
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        value = low - 1
-    if not low <= value <= high:
-        raise ApplicationError("invalid_parameter", f"'{name}' must be an integer from {low} to {high}")
-    return value

@@ -106,6 +106,40 @@ class Event:
             out["cards"] = {name: group.to_json(viewer) for name, group in self.cards.items()}
         return out
 
+    def view_json(self, viewer: Viewer) -> JSON:
+        """The event in the API's v1 shape for ``viewer``: card groups flattened.
+
+        ``{"type", "seat", **data, "cards": {"<group>": ["As", null, ...]}}``: each group a list of codes, or
+        ``null`` per card the viewer may not see. A group no player ever sees (``visible_to`` empty: a
+        shuffle's order, face-down cards) is left out of a player's ``cards`` and only counted, in
+        ``"unseen": {"<group>": n}``, rather than sent as a list of nulls. A hand description the viewer may
+        see goes in ``"hand_names": {"<group>": "three queens"}``. Staff also get ``"visible_to": {"<group>":
+        "all" | [seats]}``. ``cards``, ``unseen``, ``hand_names`` and ``visible_to`` appear only when not empty.
+        ``to_json(STAFF)`` stays the stored form (``from_json`` reads it back).
+        """
+        out: dict[str, JSON] = {"type": self.type, "seat": self.seat, **dict(self.data)}
+        cards: dict[str, JSON] = {}
+        hidden: dict[str, int] = {}
+        hands: dict[str, str] = {}
+        for name, group in self.cards.items():
+            if may_see(group.visible_to, viewer):
+                cards[name] = card_codes(group.cards)
+                if group.hand is not None:
+                    hands[name] = group.hand
+            elif group.visible_to == frozenset():
+                hidden[name] = len(group.cards)
+            else:
+                cards[name] = [None] * len(group.cards)
+        for key, value in (("cards", cards), ("unseen", hidden), ("hand_names", hands)):
+            if value:
+                out[key] = value
+        if viewer == STAFF and self.cards:
+            out["visible_to"] = {
+                name: "all" if group.visible_to is None else sorted(group.visible_to)
+                for name, group in self.cards.items()
+            }
+        return out
+
     @classmethod
     def from_json(cls, data: Mapping[str, JSON]) -> Event:
         """Inverse of ``to_json(STAFF)``: a stored event, ready to be redacted for any viewer."""
@@ -129,16 +163,17 @@ def action_for_viewer(action: Mapping[str, JSON], events: Sequence[Event], viewe
     a viewer who may see that card in one of ``events``; to anyone else it becomes ``null``, one copy for
     one copy (two decks hold each code twice). So an action never tells more than its events: a sealed
     choice (the shedding game's ``choose_face_up``, palace-shedding-a.txt ¶9) stays sealed until the event
-    that turns it face up. Chance's actions (``seat`` ``None``: a shuffle) are staff's alone, even where their
-    events deal some of the cards face up: their order is the stock's.
+    that turns it face up, and a shuffle's order (a staff-only event) is staff's alone: to anyone else a
+    shuffle is ``{"type": "shuffle", "size": n}``, without ``cards``.
     """
     out = dict(action)
     cards = out.get("cards")
     if not cards or viewer == STAFF or (isinstance(viewer, int) and viewer == out.get("seat")):
         return out
-    if out.get("seat") is None:
-        # Chance's action is an order: a card its events deal face up is public, but not where it lay.
-        out["cards"] = [None] * len(cards)
+    if out.get("type") == "shuffle":
+        # No player ever sees a shuffle's order: its size, not a list of nulls.
+        del out["cards"]
+        out["size"] = len(cards)
         return out
     shown: dict[str, int] = {}
     for event in events:

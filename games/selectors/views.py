@@ -35,7 +35,8 @@ def viewer_for(game: Game, user: AbstractBaseUser | AnonymousUser, *, public_onl
 
 def event_json(event: Event, viewer: Viewer) -> dict[str, Any]:
     """One log entry as ``viewer`` may see it: every card of its ``action`` and ``events`` that the viewer
-    may not know is ``null`` (a shuffle's order is staff's alone; a sealed choice its chooser's)."""
+    may not know is ``null`` (a sealed choice is its chooser's alone), and cards no player ever sees (a
+    shuffle's order) are only counted. Events in ``Event.view_json``'s shape: ``"cards": {"<group>": [...]}``."""
     created = event.created.isoformat().replace("+00:00", "Z")
     out: dict[str, Any] = {"seq": event.seq, "kind": event.kind, "actor": event.actor, "created": created}
     payload = event.payload
@@ -45,7 +46,7 @@ def event_json(event: Event, viewer: Viewer) -> dict[str, Any]:
     events = [EngineEvent.from_json(raw) for raw in payload["events"]]
     # The action passes through the same visibility as its events: it never names a card they hide.
     out["action"] = action_for_viewer(payload["action"], events, viewer)
-    out["events"] = [event.to_json(viewer) for event in events]
+    out["events"] = [event.view_json(viewer) for event in events]
     return out
 
 
@@ -154,6 +155,28 @@ def games_queryset(user: AbstractBaseUser) -> QuerySet[Game]:
         .annotate(seats_taken=Count("seats", distinct=True))
         .order_by("-created", "-id")
     )
+
+
+def games_filtered(
+    user: AbstractBaseUser,
+    *,
+    kind: str | None = None,
+    status: str | None = None,
+    open_seats: bool | None = None,
+    mine: bool | None = None,
+) -> QuerySet[Game]:
+    """``games_queryset`` narrowed by each filter that is not ``None``: the game's kind and status, whether it
+    waits with a free seat, whether the caller sits at it or created it."""
+    games = games_queryset(user)
+    if kind is not None:
+        games = games.filter(kind=kind)
+    if status is not None:
+        games = games.filter(status=status)
+    if open_seats is not None:
+        games = filter_open_seats(games, open_seats=open_seats)
+    if mine is not None:
+        games = filter_mine(games, user, mine=mine)
+    return games
 
 
 def filter_open_seats(queryset: QuerySet[Game], *, open_seats: bool) -> QuerySet[Game]:

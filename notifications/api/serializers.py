@@ -18,8 +18,7 @@ class PreferencesInput(serializers.Serializer):
     finished = serializers.BooleanField(required=False, help_text="A mail when a game of yours finishes.")
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        if not attrs:
-            raise serializers.ValidationError("Give turn, finished or both.")
+        # An empty PATCH changes nothing and answers the preferences as they are.
         return attrs
 
 

@@ -13,7 +13,7 @@ from notifications.selectors import address_of
 from notifications.services import email_remove, email_set, preferences_update
 from palace_api.errors import error_responses
 
-TAGS = ["email"]
+TAGS = ["me"]
 
 
 class EmailApi(APIView):

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+from rest_framework.fields import empty
 
+from palace_api.serializers import StrictSerializer
 from players.models import Player
 
 
@@ -18,9 +21,20 @@ class StrictCharField(serializers.CharField):
         return super().to_internal_value(data)
 
 
-class PlayerRegisterInputSerializer(serializers.Serializer):
+@extend_schema_field({"type": "string", "pattern": r"^[A-Za-z0-9_.\-]{1,32}$", "example": "alice"})
+class NameField(StrictCharField):
+    """A player's name, documented with its pattern. A blank one is let through too: the service checks every
+    name alike (400 ``invalid_name``)."""
+
+    def run_validation(self, data: Any = empty) -> Any:
+        if data == "":
+            return data
+        return super().run_validation(data)
+
+
+class PlayerRegisterInputSerializer(StrictSerializer):
     # Blank and padded names reach the service, which answers invalid_name like any other bad name.
-    name = StrictCharField(allow_blank=True, trim_whitespace=False, help_text="1..32 of A-Z a-z 0-9 _ - .")
+    name = NameField(trim_whitespace=False, help_text="1..32 of A-Z a-z 0-9 _ - .")
 
 
 class PlayerRegisterOutputSerializer(serializers.Serializer):
@@ -29,9 +43,9 @@ class PlayerRegisterOutputSerializer(serializers.Serializer):
     token = serializers.CharField(help_text='Send as "Authorization: Token <token>". Shown this once only.')
 
 
-class StaffTokenInputSerializer(serializers.Serializer):
-    username = StrictCharField(trim_whitespace=False)
-    password = StrictCharField(trim_whitespace=False, style={"input_type": "password"})
+class StaffTokenInputSerializer(StrictSerializer):
+    username = StrictCharField(trim_whitespace=False, min_length=1)
+    password = StrictCharField(trim_whitespace=False, min_length=1, style={"input_type": "password"})
 
 
 class UserOutputSerializer(serializers.Serializer):

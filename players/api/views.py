@@ -9,7 +9,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from palace_api.errors import error_responses
+from palace_api.errors import ErrorCode, error_responses
+from palace_api.serializers import NoQuery, query
 from players.api.serializers import (
     MeOutputSerializer,
     PlayerRegisterInputSerializer,
@@ -23,6 +24,7 @@ from players.selectors import player_for_user
 from players.services import player_register, staff_token_create, token_revoke
 
 TAGS = ["players"]
+BODY_ERRORS = (405, 413, 415, 429)
 
 
 class PlayerRegisterApi(APIView):
@@ -36,10 +38,27 @@ class PlayerRegisterApi(APIView):
         summary="Register a player",
         description="Makes a human player and returns its token, which is shown this once only.",
         request=PlayerRegisterInputSerializer,
-        responses={201: PlayerRegisterOutputSerializer, **error_responses(400, 409, 415, 429)},
+        operation_id="players_register",
+        responses={
+            201: PlayerRegisterOutputSerializer,
+            **error_responses(
+                "PlayersRegister",
+                {
+                    400: (
+                        ErrorCode.INVALID,
+                        ErrorCode.MALFORMED_JSON,
+                        ErrorCode.NESTING_TOO_DEEP,
+                        ErrorCode.INVALID_NAME,
+                    ),
+                    409: (ErrorCode.NAME_TAKEN,),
+                },
+                *BODY_ERRORS,
+            ),
+        },
         auth=[],
     )
     def post(self, request: Request) -> Response:
+        query(request, NoQuery)
         serializer = PlayerRegisterInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         user, token = player_register(name=serializer.validated_data["name"])
@@ -60,10 +79,26 @@ class StaffTokenApi(APIView):
             "400 invalid_credentials."
         ),
         request=StaffTokenInputSerializer,
-        responses={200: StaffTokenOutputSerializer, **error_responses(400, 415, 429)},
+        operation_id="auth_token_create",
+        responses={
+            200: StaffTokenOutputSerializer,
+            **error_responses(
+                "AuthTokenCreate",
+                {
+                    400: (
+                        ErrorCode.INVALID,
+                        ErrorCode.MALFORMED_JSON,
+                        ErrorCode.NESTING_TOO_DEEP,
+                        ErrorCode.INVALID_CREDENTIALS,
+                    )
+                },
+                *BODY_ERRORS,
+            ),
+        },
         auth=[],
     )
     def post(self, request: Request) -> Response:
+        query(request, NoQuery)
         serializer = StaffTokenInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         instance, token = staff_token_create(**serializer.validated_data)
@@ -87,20 +122,30 @@ class LogoutApi(APIView):
         summary="Revoke the token of this request",
         description="A player's token is its only credential: revoking it abandons the account.",
         request=None,
-        responses={204: OpenApiResponse(description="Revoked."), **error_responses(401, 429)},
+        operation_id="auth_logout",
+        responses={
+            204: OpenApiResponse(description="Revoked."),
+            **error_responses("AuthLogout", {400: (ErrorCode.INVALID,)}, 401, 405, 429),
+        },
     )
     def post(self, request: Request) -> Response:
+        query(request, NoQuery)
         token_revoke(token=request.auth)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class MeApi(APIView):
     @extend_schema(
-        tags=TAGS,
+        tags=["me"],
+        operation_id="me_retrieve",
         summary="The account of this request's token",
-        responses={200: MeOutputSerializer, **error_responses(401, 429)},
+        responses={
+            200: MeOutputSerializer,
+            **error_responses("MeRetrieve", {400: (ErrorCode.INVALID,)}, 401, 405, 429),
+        },
     )
     def get(self, request: Request) -> Response:
+        query(request, NoQuery)
         user = request.user
         player = player_for_user(user=user)
         body = MeOutputSerializer(

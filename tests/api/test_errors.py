@@ -69,7 +69,12 @@ def test_engine_errors_are_400_with_the_engine_code_and_message_as_detail() -> N
         ({"name": "Too long."}, {"name": ["Too long."]}, "name: Too long."),
         (["Seats must differ."], {"non_field_errors": ["Seats must differ."]}, "Seats must differ."),
         ("Seats must differ.", {"non_field_errors": ["Seats must differ."]}, "Seats must differ."),
-        ({"options": {"ante": ["Must be at least 0."]}}, {"options": {"ante": ["Must be at least 0."]}}, None),
+        ({"options": {"ante": ["Must be at least 0."]}}, {"options": ["ante: Must be at least 0."]}, None),
+        (
+            {"cards": {0: ["Not a valid string."]}},
+            {"cards": ["0: Not a valid string."]},
+            "cards: 0: Not a valid string.",
+        ),
     ],
 )
 def test_validation_errors_are_400_invalid_with_errors_by_field(detail, errors_expected, detail_expected) -> None:
@@ -77,7 +82,7 @@ def test_validation_errors_are_400_invalid_with_errors_by_field(detail, errors_e
     assert response.status_code == 400
     assert response.data["code"] == "invalid"
     assert response.data["errors"] == errors_expected
-    assert response.data["detail"] == (detail_expected or "options: Must be at least 0.")
+    assert response.data["detail"] == (detail_expected or "options: ante: Must be at least 0.")
 
 
 @pytest.mark.parametrize(

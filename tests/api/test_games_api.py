@@ -213,9 +213,15 @@ def test_events_paginate_and_hide_shuffles(table, clients):
     rest = clients[2].get(table.url("events/") + "?after=2&limit=500").json()
     assert rest["next_after"] is None
     shuffles = [entry for entry in rest["results"] if entry["kind"] == "shuffle"]
-    assert shuffles and all(set(entry["action"]["cards"]) == {None} for entry in shuffles)
-    assert clients[2].get(table.url("events/") + "?after=-1").status_code == 400
-    assert clients[2].get(table.url("events/") + "?limit=x").status_code == 400
+    for entry in shuffles:
+        assert set(entry["action"]) == {"type", "size"}, "a shuffle's size, not a null per card"
+        assert entry["events"][0]["unseen"] == {"order": entry["action"]["size"]}
+        assert "cards" not in entry["events"][0]
+    assert shuffles
+    for params, bad in (("?after=-1", "after"), ("?limit=x", "limit"), ("?limit=1&colour=red", "colour")):
+        response = clients[2].get(table.url("events/") + params)
+        assert response.status_code == 400 and response.json()["code"] == "invalid", params
+        assert list(response.json()["errors"]) == [bad], "the answer names the bad parameter"
 
 
 def test_staff_see_every_card(table, make_staff, auth_client):

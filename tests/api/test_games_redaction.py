@@ -49,8 +49,8 @@ def learn(known: dict, staff_entry: dict) -> None:
     for event in staff_entry.get("events", []):
         if event["type"] == "shuffle":
             continue  # a shuffle's order is staff's alone
-        for group in event.get("cards", {}).values():
-            cards = set(group["cards"])
+        for codes in event.get("cards", {}).values():
+            cards = set(codes)
             if event["type"] in PUBLIC_EVENTS or (event["type"] == "palace_shown" and "to" not in event):
                 for viewer in known:
                     known[viewer] |= cards

@@ -103,7 +103,7 @@ def test_open_market_buys_the_top_of_the_discard_pile_over_http(make_player, aut
     stack = view["state"]["seats"][0]["stack"]
     answer = act(ann, {"type": "buy_discard", "expected_version": view["version"]})
     (bought,) = [event for entry in answer["events"] for event in entry["events"] if event["type"] == "buy_discard"]
-    assert bought["cards"]["card"]["cards"] == [soldier], "the discarded soldier was the pile's top card"
+    assert bought["cards"]["card"] == [soldier], "the discarded soldier was the pile's top card"
     assert answer["to_act"] == [0] and [action["type"] for action in answer["legal_actions"]] == ["discard"]
     after = ann.get(url).json()["state"]["seats"][0]
     assert after["stack"] == stack - 10 and after["soldiers"] == [soldier]

@@ -88,10 +88,29 @@ def test_me_with_a_wrong_token_is_401_authentication_failed(api_client, make_pla
     assert response["WWW-Authenticate"] == "Token"
 
 
-def test_me_with_another_scheme_is_401_not_authenticated(api_client, make_player) -> None:
-    _, token = make_player()
-    api_client.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")
-    assert_error(api_client.get(ME), 401, "not_authenticated")
+def test_me_with_a_bearer_token_is_the_same_account(api_client, make_player) -> None:
+    """Clients and generators default to ``Authorization: Bearer``: it works as ``Token`` does."""
+    alice, token = make_player()
+    for scheme in ("Bearer", "bearer", "Token"):
+        api_client.credentials(HTTP_AUTHORIZATION=f"{scheme} {token}")
+        response = api_client.get(ME)
+        assert response.status_code == 200 and response.json()["id"] == alice.pk, scheme
+
+
+@pytest.mark.parametrize(
+    ("header", "says"),
+    [
+        ("Basic dXNlcjpwYXNz", "Unsupported Authorization scheme"),
+        ("Bearer", "no token"),
+        ("Bearer one two", "must not contain spaces"),
+        ("Bearer not-a-token", "Invalid token"),
+    ],
+)
+def test_a_malformed_authorization_header_is_401_saying_what_is_wrong(api_client, header: str, says: str) -> None:
+    api_client.credentials(HTTP_AUTHORIZATION=header)
+    response = api_client.get(ME)
+    assert_error(response, 401, "authentication_failed")
+    assert says in response.json()["detail"]
 
 
 def test_each_token_is_its_own_players(auth_client, make_player) -> None:

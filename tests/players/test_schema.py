@@ -47,13 +47,18 @@ def test_schema_documents_errors_in_the_one_shape(schema) -> None:
     assert {"code", "detail"} <= set(body_schema(schema, responses["409"])["properties"])
     assert "errors" in body_schema(schema, responses["400"])["properties"]
     assert "retry_after" in body_schema(schema, responses["429"])["properties"]
-    assert set(schema["paths"][LOGOUT]["post"]["responses"]) == {"204", "401", "429"}
+    assert set(schema["paths"][LOGOUT]["post"]["responses"]) == {"204", "400", "401", "405", "429"}
+    codes = body_schema(schema, responses["400"])["properties"]["code"]["enum"]
+    assert set(codes) == {"invalid", "malformed_json", "nesting_too_deep", "invalid_name"}, "only its own codes"
+    assert "limit" in body_schema(schema, responses["413"])["properties"]
 
 
-def test_schema_has_the_knox_token_scheme_and_open_endpoints_need_none(schema) -> None:
-    scheme = schema["components"]["securitySchemes"]["knoxApiToken"]
-    assert (scheme["type"], scheme["in"], scheme["name"]) == ("apiKey", "header", "Authorization")
-    assert '"Token"' in scheme["description"]
-    assert {"knoxApiToken": []} in schema["paths"][ME]["get"]["security"]
-    assert schema["paths"][LOGOUT]["post"]["security"] == [{"knoxApiToken": []}]
+def test_schema_has_both_token_schemes_either_one_and_open_endpoints_need_none(schema) -> None:
+    schemes = schema["components"]["securitySchemes"]
+    assert (schemes["bearerAuth"]["type"], schemes["bearerAuth"]["scheme"]) == ("http", "bearer")
+    token = schemes["tokenAuth"]
+    assert (token["type"], token["in"], token["name"]) == ("apiKey", "header", "Authorization")
+    assert "Token <token>" in token["description"]
+    assert {"bearerAuth": []} in schema["paths"][ME]["get"]["security"]
+    assert schema["paths"][LOGOUT]["post"]["security"] == [{"bearerAuth": []}, {"tokenAuth": []}]
     assert not schema["paths"][REGISTER]["post"].get("security")

@@ -137,10 +137,10 @@ def learn(known: dict, kind: str, staff_entry: dict, seats: int, options: dict) 
             continue
         rules = RULES[kind].get(event["type"])
         assert rules is not None, f"an event with cards the oracle has no rule for: {event['type']}"
-        for name, group in groups.items():
+        for name, codes in groups.items():
             assert name in rules, f"a card group the oracle has no rule for: {event['type']}.{name}"
             for viewer in rules[name](event, seats, options):
-                known[viewer] |= set(group["cards"])
+                known[viewer] |= set(codes)
 
 
 # --- random games ---
@@ -318,3 +318,21 @@ def test_a_sealed_face_up_choice_is_not_in_other_seats_log_entry() -> None:
     assert event_json(row, STAFF)["action"]["cards"] == chosen
     for viewer in (1, 2, SPECTATOR):
         assert event_json(row, viewer)["action"]["cards"] == [None, None, None]
+
+
+@pytest.mark.django_db
+def test_a_shuffle_shows_players_its_size_and_staff_its_order() -> None:
+    """palace-shedding-a.txt ¶7 (the dealer shuffles): nobody at the table sees the order, so a player's log
+    entry counts the cards instead of listing a null per card; staff get the order, group by group."""
+    users = [player_register(name=f"shuffle{seat}")[0] for seat in range(2)]
+    game = game_create(creator=users[0], kind="palace", seats=2, options={"first_dealer": 1})
+    for seat, user in enumerate(users):
+        seat_take(game_id=game.pk, player=user, seat=seat)
+    row = Event.objects.filter(game=game, kind="shuffle").order_by("seq").first()
+    staff = event_json(row, STAFF)
+    assert len(staff["action"]["cards"]) == 52 and staff["events"][0]["cards"]["order"] == staff["action"]["cards"]
+    assert staff["events"][0]["visible_to"] == {"order": []}
+    for viewer in (0, 1, SPECTATOR):
+        entry = event_json(row, viewer)
+        assert entry["action"] == {"type": "shuffle", "size": 52}
+        assert "cards" not in entry["events"][0] and entry["events"][0]["unseen"] == {"order": 52}

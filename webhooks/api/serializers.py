@@ -11,10 +11,11 @@ from webhooks.selectors.notices import EVENT_TYPES
 
 
 class EndpointCreateInput(serializers.Serializer):
-    url = serializers.CharField(max_length=2000, help_text="An http or https URL on a public address.")
+    url = serializers.CharField(min_length=1, max_length=2000, help_text="An http or https URL on a public address.")
     events = serializers.ListField(
         child=serializers.ChoiceField(choices=list(EVENT_TYPES)),
         allow_empty=False,
+        min_length=1,
         help_text=f"The event types to receive: {', '.join(EVENT_TYPES)}.",
     )
 

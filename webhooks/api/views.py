@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -22,7 +22,7 @@ from webhooks.api.serializers import (
 from webhooks.selectors.endpoints import endpoint_of, endpoints_of, recent_attempts
 from webhooks.services.endpoints import endpoint_create, endpoint_delete, endpoint_ping
 
-TAGS = ["webhooks"]
+TAGS = ["me"]
 
 
 class WebhookListCreateApi(APIView):
@@ -83,7 +83,7 @@ class WebhookDeliveriesApi(APIView):
     @extend_schema(
         tags=TAGS,
         summary="A webhook's last delivery attempts",
-        parameters=[OpenApiParameter("limit", int, description="1 to 200, default 50.")],
+        parameters=[DeliveriesQuery],
         responses={200: AttemptOutput(many=True), **error_responses(400, 401, 404, 429)},
     )
     def get(self, request: Request, webhook_id: int) -> Response:

@@ -1,0 +1,461 @@
+"""The typed v1 contract of the games API: shapes that exist for the OpenAPI schema alone.
+
+The engine renders a game's state, options, legal actions and log as plain JSON (``games.engine``'s ``view``,
+``LegalAction.to_json``, ``Event.view_json``); the views pass it through untouched. These serializers are never
+run: they describe that JSON, one component per game where the games differ, so a generated client gets typed
+models (``PokerState``, ``ShedState``...) instead of free dicts. ``state`` and ``options`` are a ``oneOf`` with
+the ``kind`` discriminator; action types are enums per game. ``tests/api/test_contract.py`` plays whole matches
+of both games through a client generated from this schema, and Schemathesis checks every answer against it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
+from rest_framework import serializers
+
+from games.engine.poker import options as poker_options
+from games.engine.poker.game import ACTION_TYPES as POKER_ACTION_TYPES
+from games.engine.shedding import options as shed_options
+from games.engine.shedding.game import ACTION_TYPES as SHED_ACTION_TYPES
+from games.services.games import TURN_TIMEOUT_MAX, TURN_TIMEOUT_MIN
+
+POKER = "palace-poker"
+SHED = "palace"
+CARD = {"type": "string", "description": "A card code, rank and suit: `As`, `Td`, `9c`.", "example": "As"}
+MAYBE_CARD = {**CARD, "nullable": True, "description": "A card code, or null for a card you may not know."}
+
+
+def _card_list(**kwargs: Any) -> serializers.ListField:
+    return serializers.ListField(child=serializers.CharField(), **kwargs)
+
+
+@extend_schema_field({"type": "array", "items": MAYBE_CARD})
+class MaybeCardsField(serializers.JSONField):
+    """Card codes, ``null`` for each card the viewer may not know."""
+
+
+def _kind_field(kind: str) -> serializers.ChoiceField:
+    return serializers.ChoiceField(choices=[kind], help_text="The game; the discriminator of this oneOf.")
+
+
+# --- options, per game: every option's type, range and default ---
+
+
+def _poker_option_fields(*, given: bool) -> dict[str, serializers.Field]:
+    """Palace Poker's options (games/engine/poker/options.py). ``given``: as a client sends them (each optional,
+    with its default), else as a game shows them (each present)."""
+
+    def opt(field: type[serializers.Field], default: Any = None, **kwargs: Any) -> serializers.Field:
+        if given:
+            kwargs["required"] = False
+            if default is not None:
+                kwargs["default"] = default
+        return field(**kwargs)
+
+    return {
+        "betting": opt(serializers.ChoiceField, "limit", choices=list(poker_options.BETTING_STRUCTURES)),
+        "small_bet": opt(serializers.IntegerField, 5, min_value=1, max_value=10**9, help_text="Chips."),
+        "big_bet": opt(
+            serializers.IntegerField, min_value=1, max_value=10**9, help_text="Chips; default twice the small bet."
+        ),
+        "ante": opt(
+            serializers.IntegerField, min_value=0, max_value=10**9, help_text="Chips; default half the small bet."
+        ),
+        "starting_stack": opt(
+            serializers.IntegerField, min_value=1, max_value=10**12, help_text="Chips; default 200 small bets."
+        ),
+        "first_dealer": opt(
+            serializers.IntegerField, min_value=0, max_value=9, allow_null=True, help_text="A seat; null: draw."
+        ),
+        "max_hands": opt(
+            serializers.IntegerField, min_value=1, max_value=10**6, allow_null=True, help_text="null: no limit."
+        ),
+        "max_raises": opt(serializers.IntegerField, 3, min_value=0, max_value=100),
+        "no_pot_sharing": opt(serializers.BooleanField, False),
+        "open_market": opt(serializers.BooleanField, False),
+        "points": opt(serializers.BooleanField, False),
+        "target_points": opt(serializers.IntegerField, 100, min_value=1, max_value=10**6, help_text="With points."),
+        "kings_in_the_house": opt(serializers.BooleanField, False),
+        "showdown_tie": opt(serializers.ChoiceField, "own_suit_count", choices=list(poker_options.SHOWDOWN_TIES)),
+        "no_limit_first_raise": opt(
+            serializers.ChoiceField,
+            "small_bet_without_soldiers",
+            choices=list(poker_options.NO_LIMIT_FIRST_RAISES),
+        ),
+    }
+
+
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "string", "enum": list(shed_options.FIRST_PLAYER_RULES)},
+            {"type": "integer", "minimum": 0, "maximum": 9, "description": "A seat."},
+        ]
+    }
+)
+class FirstPlayerField(serializers.JSONField):
+    """``lowest_face_up``, ``left_of_dealer`` or a seat."""
+
+
+def _shed_option_fields(*, given: bool) -> dict[str, serializers.Field]:
+    """Palace's options (games/engine/shedding/options.py); ``given`` as in ``_poker_option_fields``."""
+
+    def opt(field: type[serializers.Field], default: Any = None, **kwargs: Any) -> serializers.Field:
+        if given:
+            kwargs["required"] = False
+            if default is not None:
+                kwargs["default"] = default
+        return field(**kwargs)
+
+    return {
+        "decks": opt(serializers.IntegerField, min_value=1, max_value=2, help_text="Default 1 up to 5 seats, else 2."),
+        "first_dealer": opt(
+            serializers.IntegerField, min_value=0, max_value=9, allow_null=True, help_text="A seat; null: draw."
+        ),
+        "first_player": opt(FirstPlayerField, shed_options.LOWEST_FACE_UP),
+        "setup_deal": opt(serializers.ChoiceField, "face_up", choices=list(shed_options.SETUP_DEALS)),
+        "must_play_if_able": opt(serializers.BooleanField, True),
+        "two_effect": opt(serializers.ChoiceField, "next_player_any", choices=list(shed_options.TWO_EFFECTS)),
+        "redraw": opt(serializers.BooleanField, True),
+        "out_of_turn_four": opt(serializers.BooleanField, False),
+        "face_up_play": opt(serializers.ChoiceField, "from_table", choices=list(shed_options.FACE_UP_PLAYS)),
+        "hide_failed_blind_card": opt(serializers.BooleanField, False),
+        "draw_before_replay": opt(serializers.BooleanField, False),
+        "finish": opt(serializers.ChoiceField, "last_player_loses", choices=list(shed_options.FINISHES)),
+        "max_turns": opt(serializers.IntegerField, shed_options.DEFAULT_MAX_TURNS, min_value=1, max_value=10**6),
+    }
+
+
+def _turn_timeout() -> serializers.IntegerField:
+    return serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=TURN_TIMEOUT_MIN,
+        max_value=TURN_TIMEOUT_MAX,
+        help_text="Seconds a human has for a decision (10 s to 14 days); null or left out: no deadline.",
+    )
+
+
+PokerOptions = type("PokerOptions", (serializers.Serializer,), _poker_option_fields(given=False))
+ShedOptions = type("ShedOptions", (serializers.Serializer,), _shed_option_fields(given=False))
+PokerOptionsInput = type(
+    "PokerOptionsInput",
+    (serializers.Serializer,),
+    {**_poker_option_fields(given=True), "turn_timeout": _turn_timeout()},
+)
+ShedOptionsInput = type(
+    "ShedOptionsInput", (serializers.Serializer,), {**_shed_option_fields(given=True), "turn_timeout": _turn_timeout()}
+)
+
+
+def _create_input(name: str, kind: str, options: type[serializers.Serializer], seats: str) -> type:
+    return type(
+        name,
+        (serializers.Serializer,),
+        {
+            "kind": _kind_field(kind),
+            "seats": serializers.IntegerField(min_value=2, max_value=10, help_text=seats),
+            "options": options(required=False),
+            "prearranged_shuffles": serializers.ListField(
+                child=_card_list(),
+                required=False,
+                help_text="Staff only: the n-th shuffle of the match yields the n-th list as the stock, top first.",
+            ),
+        },
+    )
+
+
+PokerGameCreate = _create_input("PokerGameCreate", POKER, PokerOptionsInput, "2 to 10 players.")
+ShedGameCreate = _create_input("ShedGameCreate", SHED, ShedOptionsInput, "2 to 10 players (6 or more: two decks).")
+
+GAME_CREATE = PolymorphicProxySerializer(
+    component_name="GameCreate",
+    serializers={POKER: PokerGameCreate, SHED: ShedGameCreate},
+    resource_type_field_name="kind",
+)
+
+
+@extend_schema_field(
+    PolymorphicProxySerializer(
+        component_name="GameOptions",
+        serializers={POKER: PokerOptions, SHED: ShedOptions},
+        resource_type_field_name=None,
+    )
+)
+class OptionsField(serializers.JSONField):
+    """A game's options, every one filled in: ``PokerOptions`` or ``ShedOptions`` as the game's ``kind`` says."""
+
+
+# --- actions: what a client sends, what it may send ---
+
+
+def _action_input(name: str, types: tuple[str, ...], doc: str) -> type:
+    return type(
+        name,
+        (serializers.Serializer,),
+        {
+            "type": serializers.ChoiceField(choices=list(types), help_text=doc),
+            "cards": _card_list(required=False, help_text='Card codes, e.g. `["As", "Td"]`.'),
+            "target": serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=9),
+            "amount": serializers.IntegerField(required=False, allow_null=True, min_value=0),
+            "expected_version": serializers.IntegerField(
+                required=False,
+                allow_null=True,
+                min_value=0,
+                help_text="The game version the decision was made at; 409 if the game has moved on.",
+            ),
+        },
+    )
+
+
+PokerActionInput = _action_input(
+    "PokerActionInput",
+    POKER_ACTION_TYPES,
+    "`discard` takes `cards`; `bet` takes `target` (a seat) and `amount` (chips); `raise` takes `amount` "
+    "(the raise beyond the call); `buy_discard` needs the open_market option.",
+)
+ShedActionInput = _action_input(
+    "ShedActionInput",
+    SHED_ACTION_TYPES,
+    "`choose_face_up` and `play` take `cards`; `play_face_down` takes `target` (0-2), optionally.",
+)
+ACTION_INPUT = PolymorphicProxySerializer(
+    component_name="ActionInput", serializers=[PokerActionInput, ShedActionInput], resource_type_field_name=None
+)
+
+
+class TargetOutput(serializers.Serializer):
+    """A seat a bet may name, with what the bet costs against it."""
+
+    seat = serializers.IntegerField()
+    cost = serializers.IntegerField(help_text="Chips the action costs against this seat.")
+
+
+def _legal_action(name: str, types: tuple[str, ...]) -> type:
+    return type(
+        name,
+        (serializers.Serializer,),
+        {
+            "type": serializers.ChoiceField(choices=list(types)),
+            "cost": serializers.IntegerField(help_text="Chips it takes (at `min_amount` where an amount is chosen)."),
+            "targets": TargetOutput(many=True, required=False),
+            "min_amount": serializers.IntegerField(required=False),
+            "max_amount": serializers.IntegerField(required=False),
+            "cards": _card_list(required=False, help_text="The cards it may name."),
+            "min_cards": serializers.IntegerField(required=False),
+            "max_cards": serializers.IntegerField(required=False),
+        },
+    )
+
+
+PokerLegalAction = _legal_action("PokerLegalAction", POKER_ACTION_TYPES)
+ShedLegalAction = _legal_action("ShedLegalAction", SHED_ACTION_TYPES)
+
+
+@extend_schema_field(
+    PolymorphicProxySerializer(
+        component_name="LegalAction",
+        serializers=[PokerLegalAction, ShedLegalAction],
+        resource_type_field_name=None,
+        many=True,
+    )
+)
+class LegalActionsField(serializers.JSONField):
+    """The viewer's decisions now: a list of ``PokerLegalAction`` or of ``ShedLegalAction``."""
+
+
+# --- the state, per game ---
+
+
+class PokerBattle(serializers.Serializer):
+    """The battle under way (palace-poker.txt, "Bet (or battle)"): who attacks, who defends, the bet, who answers."""
+
+    attacker = serializers.IntegerField()
+    defender = serializers.IntegerField()
+    bet = serializers.IntegerField()
+    responder = serializers.IntegerField()
+    owed = serializers.IntegerField()
+    raises = serializers.IntegerField()
+    put_in = serializers.ListField(child=serializers.IntegerField(), help_text="Chips each side put in, per seat.")
+
+
+class PokerSeatState(serializers.Serializer):
+    """One seat of a Palace Poker table as the viewer may know it."""
+
+    seat = serializers.IntegerField()
+    stack = serializers.IntegerField(help_text="Chips behind.")
+    in_match = serializers.BooleanField()
+    in_hand = serializers.BooleanField()
+    put_in = serializers.IntegerField(help_text="Chips put into this hand's pot.")
+    banner = serializers.CharField(allow_null=True, help_text="The banner card's code.")
+    soldiers = _card_list(help_text="Face-up soldiers.")
+    palace = MaybeCardsField(help_text="Palace cards: codes, or null per card you may not know.")
+    dealer_cards = _card_list(required=False, help_text="Cards drawn for the first deal.")
+
+
+class PokerState(serializers.Serializer):
+    """A Palace Poker game as the viewer may know it (games/engine/poker/view.py)."""
+
+    kind = _kind_field(POKER)
+    phase = serializers.ChoiceField(choices=["choose_dealer", "banner_deal", "palace_deal", "play", "finished"])
+    hand = serializers.IntegerField(help_text="The hand's number, from 1 (0 before the first).")
+    dealer = serializers.IntegerField(allow_null=True)
+    pot = serializers.IntegerField(help_text="Chips in the pot.")
+    to_act = serializers.ListField(child=serializers.IntegerField())
+    step = serializers.ChoiceField(choices=["turn", "discard", "battle", "draw"], allow_null=True)
+    awaiting_shuffle = serializers.CharField(allow_null=True, help_text="The purpose of the shuffle due, if any.")
+    battle = PokerBattle(allow_null=True)
+    stock_size = serializers.IntegerField()
+    discard_size = serializers.IntegerField()
+    set_aside = _card_list()
+    seats = PokerSeatState(many=True)
+    legal_actions = PokerLegalAction(many=True)
+    winners = serializers.ListField(child=serializers.IntegerField())
+    options = PokerOptions()
+    scores = serializers.ListField(child=serializers.IntegerField(), required=False, help_text="Under points.")
+    discards = _card_list(required=False, help_text="Staff only: the discard pile.")
+
+
+class FaceDownCard(serializers.Serializer):
+    """A face-down card still on the table: its position, and the card for staff alone."""
+
+    position = serializers.IntegerField(help_text="0-2: the `target` of `play_face_down`.")
+    card = serializers.CharField(allow_null=True, help_text="Null but for staff.")
+
+
+class ShedSeatState(serializers.Serializer):
+    """One seat of a Palace (shedding) table as the viewer may know it."""
+
+    seat = serializers.IntegerField()
+    hand = MaybeCardsField(help_text="The hand: codes, or null per card you may not know.")
+    hand_size = serializers.IntegerField()
+    face_up = MaybeCardsField()
+    face_down = FaceDownCard(many=True)
+    cards_left = serializers.IntegerField()
+    out = serializers.BooleanField()
+    place = serializers.IntegerField(allow_null=True)
+    chosen = serializers.BooleanField(required=False, help_text="In the setup: whether the seat has chosen.")
+    choice = _card_list(required=False, allow_null=True, help_text="In the setup: your own choice.")
+    dealer_cards = _card_list(required=False)
+
+
+class PileTop(serializers.Serializer):
+    """The rank on top of the pile and how many of it lie on top in a row."""
+
+    rank = serializers.IntegerField(help_text="2..14 (ace high).")
+    count = serializers.IntegerField(help_text="Cards of that rank on top in a row.")
+
+
+class ShedResult(serializers.Serializer):
+    """How a finished match ended: the seats in finishing order, and why it ended."""
+
+    order = serializers.ListField(child=serializers.IntegerField(), help_text="Seats, first place first.")
+    reason = serializers.CharField()
+
+
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "integer", "description": "Your seat."},
+            {"type": "string", "enum": ["spectator", "staff"]},
+        ]
+    }
+)
+class ViewerField(serializers.JSONField):
+    """Your seat number, ``"spectator"`` or ``"staff"``."""
+
+
+class ShedState(serializers.Serializer):
+    """A Palace (shedding) game as the viewer may know it (games/engine/shedding/view.py)."""
+
+    kind = _kind_field(SHED)
+    viewer = ViewerField()
+    phase = serializers.ChoiceField(choices=["choose_dealer", "deal", "setup", "play", "finished"])
+    dealer = serializers.IntegerField(allow_null=True)
+    turn = serializers.IntegerField(allow_null=True)
+    replay = serializers.BooleanField()
+    to_act = serializers.ListField(child=serializers.IntegerField())
+    awaiting_shuffle = serializers.CharField(allow_null=True)
+    turns = serializers.IntegerField()
+    max_turns = serializers.IntegerField()
+    stock_size = serializers.IntegerField()
+    pile = _card_list(help_text="The pile, top card last.")
+    pile_top = PileTop(allow_null=True)
+    burned = _card_list()
+    seats = ShedSeatState(many=True)
+    legal_actions = ShedLegalAction(many=True)
+    out_order = serializers.ListField(child=serializers.IntegerField())
+    result = ShedResult(allow_null=True)
+    options = ShedOptions()
+
+
+@extend_schema_field(
+    PolymorphicProxySerializer(
+        component_name="GameState",
+        serializers={POKER: PokerState, SHED: ShedState},
+        resource_type_field_name="kind",
+    )
+)
+class StateField(serializers.JSONField):
+    """The engine's view of the game for the caller: ``PokerState`` or ``ShedState`` by ``kind``."""
+
+
+# --- the log ---
+
+
+@extend_schema_field(
+    {
+        "type": "object",
+        "additionalProperties": {
+            "oneOf": [{"type": "string", "enum": ["all"]}, {"type": "array", "items": {"type": "integer"}}]
+        },
+    }
+)
+class VisibleToField(serializers.JSONField):
+    """Staff only: per card group, ``"all"`` or the seats that may see it."""
+
+
+LOGGED_ACTION_TYPES = sorted({*POKER_ACTION_TYPES, *SHED_ACTION_TYPES, "shuffle", "resign"})
+"""What a log entry's ``kind`` and ``action.type`` may be, beside ``seat_taken``: an action type of either game,
+or chance's ``shuffle``."""
+
+
+class LoggedAction(serializers.Serializer):
+    """A log entry's action as the viewer may see it (``games.engine.protocol.action_for_viewer``)."""
+
+    type = serializers.ChoiceField(choices=LOGGED_ACTION_TYPES, help_text="An action type, or `shuffle` (chance).")
+    seat = serializers.IntegerField(required=False)
+    cards = MaybeCardsField(required=False, help_text="The cards it named: null per card you may not see.")
+    size = serializers.IntegerField(required=False, help_text="A shuffle's size, to all but staff.")
+    target = serializers.IntegerField(required=False)
+    amount = serializers.IntegerField(required=False)
+    timeout = serializers.BooleanField(required=False, help_text="Applied by the server at a deadline.")
+
+
+class GameEvent(serializers.Serializer):
+    """One thing that happened; its other fields (``pot``, ``amounts``, ``hand``...) depend on ``type``."""
+
+    type = serializers.CharField(help_text="`bet`, `palace_dealt`, `pot_awarded`, `shuffle`, ...")
+    seat = serializers.IntegerField(allow_null=True, help_text="The seat it concerns.")
+    cards = serializers.DictField(
+        child=MaybeCardsField(), required=False, help_text='Card groups: `{"palace": ["As", null, ...]}`.'
+    )
+    unseen = serializers.DictField(
+        child=serializers.IntegerField(), required=False, help_text="Card groups no player sees: their sizes."
+    )
+    hand_names = serializers.DictField(
+        child=serializers.CharField(), required=False, help_text='Hand names of groups: `{"palace": "a flush"}`.'
+    )
+    visible_to = VisibleToField(required=False)
+
+
+@extend_schema_field(LoggedAction)
+class LoggedActionField(serializers.JSONField):
+    """A log entry's ``action``, passed through as the selector made it (``LoggedAction``)."""
+
+
+@extend_schema_field(GameEvent(many=True))
+class GameEventsField(serializers.JSONField):
+    """A log entry's ``events``, passed through with every field of each (``GameEvent``)."""
