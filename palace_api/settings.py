@@ -120,6 +120,9 @@ LOGIN_URL = "web:login"
 LOGIN_REDIRECT_URL = "web:lobby"
 LOGOUT_REDIRECT_URL = "web:lobby"
 WEB_POLL_SECONDS = env.float("WEB_POLL_SECONDS", default=2.0)
+# The table pages follow the game's event stream (SSE) and poll only while it cannot be had; false: poll only
+# (a WSGI server, which cannot hold a stream open: the browser tests' live server).
+WEB_LIVE_STREAM = env.bool("WEB_LIVE_STREAM", default=True)
 if DEBUG:
     # WhiteNoise serves from the apps' folders with DEBUG on (no collectstatic): a missing STATIC_ROOT is expected.
     warnings.filterwarnings("ignore", message="No directory at", module="whitenoise.base")

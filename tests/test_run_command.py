@@ -127,6 +127,9 @@ def test_run_command_serves_a_hand_against_a_bot_and_stops_on_ctrl_c(running_ser
                 assert answer.status_code in (201, 409), answer.text
             else:
                 time.sleep(0.1)
+        if client.get(url).json()["status"] != "finished":
+            # Enough bot decisions measured: the person resigns, which ends the heads-up match (and its stream).
+            assert client.post(url + "resign/").status_code in (200, 201)
         log = client.get(url + "events/", params={"limit": 500}).json()["results"]
         # The stream ended with the game, holding exactly the log as this player may see it.
         follower.join(30)

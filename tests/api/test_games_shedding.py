@@ -266,7 +266,7 @@ def test_a_turn_cut_short_by_an_out_of_turn_four_ends_with_the_draw_to_three(mak
     assert four.status_code == 201, four.content
     happened = [event for entry in four.json()["events"] for event in entry["events"]]
     assert [event["type"] for event in happened[:3]] == ["play", "burn", "draw"]
-    assert happened[2]["seat"] == 0 and happened[2]["cards"]["cards"]["cards"] == [None]
+    assert happened[2]["seat"] == 0 and happened[2]["cards"]["cards"] == [None]
     state = ann.get(url).json()["state"]
     assert state["turn"] == 2 and state["replay"] is True
     assert sorted(state["seats"][0]["hand"]) == ["6s", "7s", "Js"], "ann drew back up to three"

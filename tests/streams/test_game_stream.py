@@ -27,6 +27,9 @@ def _cards(value: Any) -> Iterator[Any]:
         for key, item in value.items():
             if key == "cards" and isinstance(item, list):
                 yield from item
+            elif key == "cards" and isinstance(item, dict):  # the log's flat groups: {"<group>": [codes]}
+                for group in item.values():
+                    yield from group
             else:
                 yield from _cards(item)
     elif isinstance(value, list):

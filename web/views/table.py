@@ -71,6 +71,7 @@ def _table(request: HttpRequest, game: Any, *, error: str | None = None) -> dict
         "idempotency_key": uuid.uuid4().hex,
         "poll_ms": int(settings.WEB_POLL_SECONDS * 1000),
         "stream_kinds": " ".join(kind.entry_kinds),
+        "live_stream": settings.WEB_LIVE_STREAM,
     }
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -21,6 +20,7 @@ from celery.contrib.testing.worker import start_worker
 from celery.signals import task_postrun
 from django.contrib.auth import get_user_model
 from django.db import connections
+from pytest_django.live_server_helper import LiveServer
 
 from games.selectors import views as selectors
 from palace_api.celery import app
@@ -41,34 +41,17 @@ pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium installed 
 
 @pytest.fixture
 def server(transactional_db, settings) -> Iterator[str]:
-    """The site as ``palace.py run`` serves it, ASGI under uvicorn (the table pages follow the game's event
-    stream, which a WSGI test server cannot hold open), in a thread of this process on 127.0.0.1 and a free port,
-    over the test database. The tests check that each page follows the stream (``<html data-live="stream">``);
-    polling, the pages' fallback while a stream cannot be had, is slow here, a safety net only."""
-    import socket
-
-    import uvicorn
-
-    from palace_api.asgi import application
-
-    settings.WEB_POLL_SECONDS = 5
+    """The site on 127.0.0.1 and a free port (Django's threaded WSGI live server over the test database), its
+    tables polling fast. A WSGI server cannot hold an event stream open, so the pages poll here
+    (``WEB_LIVE_STREAM`` off); tests/streams/ and the run-command test read the streams under uvicorn."""
+    settings.WEB_POLL_SECONDS = 0.25
+    settings.WEB_LIVE_STREAM = False
     settings.DEBUG = False
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    config = uvicorn.Config(application, host="127.0.0.1", port=port, log_level="warning", lifespan="off")
-    live = uvicorn.Server(config)
-    thread = threading.Thread(target=live.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not live.started:
-        assert time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.05)
+    live = LiveServer("127.0.0.1:0")
     try:
-        yield f"http://127.0.0.1:{port}"
+        yield live.url
     finally:
-        live.should_exit = True
-        thread.join(timeout=15)
+        live.stop()
 
 
 @pytest.fixture
@@ -166,8 +149,3 @@ def assert_shows_only_known_cards(page: Any, game_id: int, name: str) -> set[str
     named = {RANKS[rank] + SUITS[suit] for rank, suit in WORDS.findall(html)}
     assert not named - known, f"{name}'s page names cards he may not know: {sorted(named - known)}"
     return shown
-
-
-def assert_follows_the_stream(page: Any) -> None:
-    """The page keeps its table live through the game's event stream (SSE), not by polling."""
-    wait_until(lambda: page.get_attribute("html", "data-live") == "stream", what="the page following the stream")

@@ -65,9 +65,17 @@
   }
   function connect() {
     var el = table();
-    if (!el || !el.dataset.stream) {
+    if (!el || !el.dataset.pollMs) {
       close();
-      poll(false);
+      poll(false); // a game that is over: nothing to follow
+      return;
+    }
+    if (!el.dataset.stream) {
+      close();
+      mode("poll");
+      if (!poller) {
+        poll(true);
+      }
       return;
     }
     if (following === el.dataset.stream) {
