@@ -90,6 +90,10 @@ _FIELDS = set(PokerOptions.__dataclass_fields__)
 
 
 def _int(raw: Mapping[str, Any], key: str, default: int, *, low: int, high: int) -> int:
+    # Left out means the default; null is no integer (the v1 schema says so, and a client sending it meant
+    # something the server would silently replace).
+    if key in raw and raw[key] is None:
+        raise InvalidOptions("invalid_option", f"option {key!r} must be an integer from {low} to {high}")
     value = _optional_int(raw, key, default, low=low, high=high)
     return default if value is None else value
 
