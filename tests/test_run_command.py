@@ -130,6 +130,10 @@ def test_run_command_serves_a_hand_against_a_bot_and_stops_on_ctrl_c(running_ser
         if client.get(url).json()["status"] != "finished":
             # Enough bot decisions measured: the person resigns, which ends the heads-up match (and its stream).
             assert client.post(url + "resign/").status_code in (200, 201)
+            # The match ends once a discard step the bot owes is made (README: resigning in Palace Poker).
+            while client.get(url).json()["status"] != "finished":
+                assert time.monotonic() < deadline + 30, "the match did not end after the resignation"
+                time.sleep(0.1)
         log = client.get(url + "events/", params={"limit": 500}).json()["results"]
         # The stream ended with the game, holding exactly the log as this player may see it.
         follower.join(30)
