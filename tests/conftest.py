@@ -132,3 +132,33 @@ def celery_test_queue() -> Iterator[None]:
     yield
     app.conf.task_default_queue, settings.WEBHOOK_DELIVERY_QUEUE = previous
     drop_queue(queue)
+
+
+@pytest.fixture
+def worker() -> Iterator[None]:
+    """A Celery worker thread (solo pool) on the configured broker, consuming a queue that only this test sends to.
+
+    The worker thread's database connections are closed after each task: they belong to that thread, so nothing
+    else would close them, and an open one keeps PostgreSQL from dropping the test database.
+    """
+    from celery.contrib.testing.worker import start_worker
+    from celery.signals import task_postrun
+    from django.db import connections
+
+    from palace_api.celery import app
+
+    queue = f"palace-test-{uuid.uuid4().hex[:12]}"
+    previous = app.conf.task_default_queue
+    app.conf.task_default_queue = queue
+
+    def close_connections(**kwargs: object) -> None:
+        connections.close_all()
+
+    task_postrun.connect(close_connections, weak=False)
+    try:
+        with start_worker(app, pool="solo", perform_ping_check=False, queues=[queue], shutdown_timeout=30):
+            yield
+    finally:
+        task_postrun.disconnect(close_connections)
+        app.conf.task_default_queue = previous
+        drop_queue(queue)

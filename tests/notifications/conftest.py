@@ -6,7 +6,6 @@ import asyncio
 import socket
 import threading
 import time
-import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -14,11 +13,8 @@ from typing import Any
 
 import pytest
 from aiosmtpd.controller import Controller
-from celery.contrib.testing.worker import start_worker
-from celery.signals import task_postrun
 from django.conf import settings
 from django.core import mail as outbox
-from django.db import connections
 from django.utils import timezone
 
 from games.models import Game
@@ -26,8 +22,6 @@ from games.services import game_create, seat_take
 from notifications.models import Mail, MailStatus
 from notifications.services import email_confirm, email_set, mail_deliver
 from notifications.services.links import confirm_token
-from palace_api.celery import app
-from tests.broker import drop_queue
 
 
 @pytest.fixture
@@ -109,27 +103,6 @@ def smtp_server() -> Iterator[SmtpServer]:
         yield server
     finally:
         controller.stop()
-
-
-@pytest.fixture
-def worker(settings) -> Iterator[None]:
-    """A Celery worker thread on the configured broker, consuming a queue that only this test sends to (as in
-    tests/tasks/test_worker.py); its database connections are closed after each task."""
-    queue = f"palace-test-{uuid.uuid4().hex[:12]}"
-    previous = app.conf.task_default_queue
-    app.conf.task_default_queue = queue
-
-    def close_connections(**kwargs: object) -> None:
-        connections.close_all()
-
-    task_postrun.connect(close_connections, weak=False)
-    try:
-        with start_worker(app, pool="solo", perform_ping_check=False, queues=[queue], shutdown_timeout=30):
-            yield
-    finally:
-        task_postrun.disconnect(close_connections)
-        app.conf.task_default_queue = previous
-        drop_queue(queue)
 
 
 def wait_for(condition: Callable[[], bool], *, seconds: float = 30.0) -> None:

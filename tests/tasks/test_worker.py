@@ -5,50 +5,21 @@ from __future__ import annotations
 
 import threading
 import time
-import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import timedelta
 from typing import TypeVar
 
 import pytest
-from celery.contrib.testing.worker import start_worker
-from celery.signals import task_postrun
-from django.db import OperationalError, connection, connections
+from django.db import OperationalError, connection
 from django.utils import timezone
 
 from games.models import Event, Game, GameStatus
 from games.services import action_submit, game_create, seat_take
 from games.services.turns import bot_move, timeouts_sweep
-from palace_api.celery import app
-from tests.broker import drop_queue
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 T = TypeVar("T")
-
-
-@pytest.fixture
-def worker(settings) -> Iterator[None]:
-    """A Celery worker thread consuming a queue that only this test sends to.
-
-    The worker thread's database connections are closed after each task: they belong to that thread, so
-    nothing else would close them, and an open one keeps PostgreSQL from dropping the test database.
-    """
-    queue = f"palace-test-{uuid.uuid4().hex[:12]}"
-    previous = app.conf.task_default_queue
-    app.conf.task_default_queue = queue
-
-    def close_connections(**kwargs: object) -> None:
-        connections.close_all()
-
-    task_postrun.connect(close_connections, weak=False)
-    try:
-        with start_worker(app, pool="solo", perform_ping_check=False, queues=[queue], shutdown_timeout=30):
-            yield
-    finally:
-        task_postrun.disconnect(close_connections)
-        app.conf.task_default_queue = previous
-        drop_queue(queue)
 
 
 def wait_for(condition: Callable[[], bool], *, seconds: float = 20.0) -> None:

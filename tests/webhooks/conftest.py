@@ -5,16 +5,13 @@ from __future__ import annotations
 import random
 import threading
 import time
-import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, TypeVar
 
 import pytest
-from celery.contrib.testing.worker import start_worker
-from celery.signals import task_postrun
-from django.db import OperationalError, connections
+from django.db import OperationalError
 
 from games.engine.bots import get_bot
 from games.engine.errors import EngineError
@@ -22,8 +19,6 @@ from games.models import Game, GameStatus
 from games.selectors.state import engine_of, game_state
 from games.selectors.views import game_get
 from games.services.actions import action_submit
-from palace_api.celery import app
-from tests.broker import drop_queue
 
 T = TypeVar("T")
 
@@ -88,27 +83,6 @@ def receiver() -> Iterator[Receiver]:
 def allow_loopback(settings) -> None:
     """Webhooks may reach 127.0.0.0/8 in this test, as in local runs."""
     settings.WEBHOOK_ALLOWED_NETWORKS = ["127.0.0.0/8"]
-
-
-@pytest.fixture
-def worker(settings) -> Iterator[None]:
-    """A Celery worker thread consuming a queue that only this test sends to (as in tests/tasks/test_worker.py);
-    its database connections are closed after each task."""
-    queue = f"palace-test-{uuid.uuid4().hex[:12]}"
-    previous = app.conf.task_default_queue
-    app.conf.task_default_queue = queue
-
-    def close_connections(**kwargs: object) -> None:
-        connections.close_all()
-
-    task_postrun.connect(close_connections, weak=False)
-    try:
-        with start_worker(app, pool="solo", perform_ping_check=False, queues=[queue], shutdown_timeout=30):
-            yield
-    finally:
-        task_postrun.disconnect(close_connections)
-        app.conf.task_default_queue = previous
-        drop_queue(queue)
 
 
 def wait_for(condition: Callable[[], bool], *, seconds: float = 20.0) -> None:

@@ -10,21 +10,15 @@ import os
 import re
 import shutil
 import time
-import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from celery.contrib.testing.worker import start_worker
-from celery.signals import task_postrun
 from django.contrib.auth import get_user_model
-from django.db import connections
 from pytest_django.live_server_helper import LiveServer
 
 from games.selectors import views as selectors
-from palace_api.celery import app
-from tests.broker import drop_queue
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 SCREENSHOTS = Path(__file__).resolve().parents[3] / "docs" / "screenshots"
@@ -71,26 +65,6 @@ def browser(server) -> Iterator[Any]:
         finally:
             chromium.close()
     os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-
-
-@pytest.fixture
-def worker() -> Iterator[None]:
-    """A Celery worker thread on a queue of this test alone: the bots play through the real task path."""
-    queue = f"palace-test-{uuid.uuid4().hex[:12]}"
-    previous = app.conf.task_default_queue
-    app.conf.task_default_queue = queue
-
-    def close_connections(**kwargs: object) -> None:
-        connections.close_all()
-
-    task_postrun.connect(close_connections, weak=False)
-    try:
-        with start_worker(app, pool="solo", perform_ping_check=False, queues=[queue], shutdown_timeout=30):
-            yield
-    finally:
-        task_postrun.disconnect(close_connections)
-        app.conf.task_default_queue = previous
-        drop_queue(queue)
 
 
 def sign_up(page: Any, server: str, name: str, password: str) -> None:
