@@ -14,10 +14,10 @@ stream (``GET games/{id}/stream/``) as one of its players.
    ``--duration`` seconds a driver in this process plays the games through ``games.services`` at a steady pace,
    noting when each decision's commit returned; each client notes when each entry reached it. Delivery latency
    = arrival - commit, over every (entry, client). Target: p99 < 500 ms.
-2. Polling: the same clients, streams closed, each polls its game's view every ``--poll`` seconds (0.5 s: the
-   freshness the target asks of streams) with ``If-None-Match`` (a 304 while nothing changed; ``me/turns/`` has
-   no ETag, so the game view is the cheapest poll of a game), while the driver plays as before. Staleness =
-   the time from a commit to the first poll answer that shows it.
+2. Polling: the same clients, streams closed, each polls its player's ``me/turns/`` every ``--poll`` seconds
+   (0.5 s: the freshness the target asks of streams) with ``If-None-Match`` (a 304 while no turn came or went),
+   while the driver plays as before. Staleness = for each decision that hands a client's seat the turn, the time
+   from its commit to the client's first answer that shows it.
 
 For each phase: the server's CPU seconds per wall second, requests answered, and the latency or staleness
 percentiles, and their ratios (polling / streams). Exit 0 if the streams' p99 is under 500 ms and every client
@@ -124,7 +124,12 @@ class Server:
 
     def stop(self) -> None:
         os.killpg(self.process.pid, signal.SIGTERM)
-        self.process.wait(timeout=30)
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            # Open streams hold a graceful shutdown for its whole timeout: the run is over, so no need to wait.
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=30)
 
 
 def make_games(count: int) -> list[tuple[int, list[tuple[object, str]]]]:
@@ -144,12 +149,14 @@ def make_games(count: int) -> list[tuple[int, list[tuple[object, str]]]]:
 
 class Driver(threading.Thread):
     """Plays every game a decision at a time, round robin, at ``rate`` decisions per second, for ``duration``
-    seconds; ``committed[(game, version)]`` = when the service returned (``time.monotonic()``)."""
+    seconds; ``committed[(game, version)]`` = when the service returned (``time.monotonic()``), ``to_act[(game,
+    version)]`` = the seats whose decision it was then."""
 
     def __init__(self, games: list, *, rate: float, duration: float) -> None:
         super().__init__(daemon=True)
         self.games, self.rate, self.duration = games, rate, duration
         self.committed: dict[tuple[int, int], float] = {}
+        self.to_act: dict[tuple[int, int], list[int]] = {}
         self.error: BaseException | None = None
 
     def run(self) -> None:
@@ -188,6 +195,7 @@ class Driver(threading.Thread):
                 now = time.monotonic()
                 for version in range(game.version + 1, result.version + 1):
                     self.committed[(game_id, version)] = now
+                self.to_act[(game_id, result.version)] = list(result.to_act)
                 decisions += 1
                 pause = started + decisions / self.rate - time.monotonic()
                 if pause > 0:
@@ -216,20 +224,29 @@ async def follow(base: str, game_id: int, token: str, after: int, arrivals: dict
 
 async def poll(base: str, game_id: int, token: str, every: float, seen: list, counts: list[int],
                stop: asyncio.Event) -> None:  # fmt: skip
-    """One client: the game's view every ``every`` seconds with If-None-Match; ``seen`` gets (version, when) for
-    each full answer; ``counts[0]`` counts requests."""
+    """One client: its player's ``me/turns/`` every ``every`` seconds with If-None-Match; ``seen`` gets (version of
+    the game's turn or None, when) for each full answer; ``counts[0]`` counts requests, ``counts[1]`` the failed
+    ones and the answers neither 200 nor 304."""
     headers = {"Authorization": f"Token {token}"}
     async with httpx.AsyncClient(timeout=30) as client:
         etag = None
         while not stop.is_set():
             sent = time.monotonic()
-            answer = await client.get(
-                f"{base}/api/v1/games/{game_id}/", headers={**headers, **({"If-None-Match": etag} if etag else {})}
-            )
+            try:
+                answer = await client.get(
+                    f"{base}/api/v1/me/turns/", headers={**headers, **({"If-None-Match": etag} if etag else {})}
+                )
+            except httpx.HTTPError:  # a timeout of an overloaded server: counted, and the client polls on
+                counts[0] += 1
+                counts[1] += 1
+                continue
             counts[0] += 1
+            if answer.status_code not in (200, 304):
+                counts[1] += 1
             if answer.status_code == 200:
                 etag = answer.headers.get("ETag")
-                seen.append((answer.json()["version"], time.monotonic()))
+                version = next((turn["version"] for turn in answer.json() if turn["game"] == game_id), None)
+                seen.append((version, time.monotonic()))
             await asyncio.sleep(max(0.0, every - (time.monotonic() - sent)))
 
 
@@ -243,16 +260,19 @@ def latencies(committed: dict, arrivals: dict, clients_per_game: dict) -> tuple[
     return out, missing
 
 
-def staleness(committed: dict, seen_by_client: list[tuple[int, list]]) -> list[float]:
-    """For each commit and each polling client of its game: seconds until that client's first answer showing
-    that version or a later one (commits no poll showed before the end are left out)."""
+def staleness(committed: dict, to_act: dict, seen_by_client: list[tuple[int, int, list]]) -> list[float]:
+    """For each decision that handed a polling client's seat the turn: seconds until that client's first answer
+    showing the turn at that version or a later one (turns no poll showed before the end are left out)."""
     out = []
-    by_game: dict[int, list[list]] = {}
-    for game_id, seen in seen_by_client:
-        by_game.setdefault(game_id, []).append(seen)
-    for (game_id, version), at in committed.items():
-        for seen in by_game.get(game_id, []):
-            shown = [when for got, when in seen if got >= version and when >= at]
+    by_game: dict[int, list[tuple[int, list]]] = {}
+    for game_id, seat, seen in seen_by_client:
+        by_game.setdefault(game_id, []).append((seat, seen))
+    for (game_id, version), seats in to_act.items():
+        at = committed[(game_id, version)]
+        for seat, seen in by_game.get(game_id, []):
+            if seat not in seats:
+                continue
+            shown = [when for got, when in seen if got is not None and got >= version and when >= at]
             if shown:
                 out.append(min(shown) - at)
     return out
@@ -282,8 +302,10 @@ def run(args: argparse.Namespace) -> int:
     name = f"palace_bench_streams_{os.getpid()}"
     with tempfile.TemporaryDirectory() as tmp, fresh_database(admin_url, name):
         workdir = Path(tmp)
-        env = server_environment(with_database(admin_url, name, "conn_max_age=600"), "palace_api.settings", workdir)
-        env.update({"CELERY_BROKER_URL": redis_url, "STREAMS_REDIS_URL": redis_url})
+        env = server_environment(with_database(admin_url, name), "palace_api.settings", workdir)
+        # As docker-compose.yml's web service: a connection pool, since the ASGI server runs each request's
+        # synchronous part in a thread of its own.
+        env.update({"CELERY_BROKER_URL": redis_url, "STREAMS_REDIS_URL": redis_url, "DATABASE_POOL_MAX_SIZE": "20"})
         client = redis.Redis.from_url(redis_url)
         client.flushdb()
         migrate(env)
@@ -348,11 +370,11 @@ async def phases(args: argparse.Namespace, server: Server, games: list, game_mod
     stream_latency, missing = latencies(driver.committed, arrivals, clients_per_game)
 
     stop = asyncio.Event()
-    counts = [0]
-    seen_by_client: list[tuple[int, list]] = [(game_id, []) for (game_id, _), _ in watchers]
+    counts = [0, 0]
+    seen_by_client: list[tuple[int, int, list]] = [(game_id, seat, []) for (game_id, _), seat in watchers]
     polls = [
         asyncio.create_task(
-            poll(server.base, game_id, players[seat][1], args.poll, seen_by_client[index][1], counts, stop)
+            poll(server.base, game_id, players[seat][1], args.poll, seen_by_client[index][2], counts, stop)
         )  # fmt: skip
         for index, ((game_id, players), seat) in enumerate(watchers)
     ]
@@ -374,9 +396,10 @@ async def phases(args: argparse.Namespace, server: Server, games: list, game_mod
         "stream_missing": missing,
         "stream_entries": len(driver.committed),
         "stream_cpu": stream_cpu,
-        "poll_staleness": staleness(driver.committed, seen_by_client),
+        "poll_staleness": staleness(driver.committed, driver.to_act, seen_by_client),
         "poll_cpu": poll_cpu,
         "poll_rate": poll_rate,
+        "poll_errors": counts[1],
     }
 
 
@@ -393,8 +416,9 @@ def report(args: argparse.Namespace, result: dict) -> int:
         f"arrivals, {result['stream_missing']} missing; server CPU {result['stream_cpu']:.2f} s/s"
     )
     print(
-        f"polling every {args.poll} s with ETags: staleness p50 {poll50:.1f} ms, p99 {poll99:.1f} ms; "
-        f"{result['poll_rate']:.0f} requests/s; server CPU {result['poll_cpu']:.2f} s/s"
+        f"polling me/turns/ every {args.poll} s with ETags: staleness p50 {poll50:.1f} ms, p99 {poll99:.1f} ms; "
+        f"{result['poll_rate']:.0f} requests/s ({result['poll_errors']} failed or neither 200 nor 304); "
+        f"server CPU {result['poll_cpu']:.2f} s/s"
     )
     print(
         f"ratios polling/streams: p50 {poll50 / stream50:.1f}x, p99 {poll99 / stream99:.1f}x, "

@@ -51,9 +51,23 @@ def read_allowed_hosts(env: environ.Env) -> list[str]:
 
 
 def read_database(env: environ.Env, *, base_dir: Path) -> dict[str, Any]:
-    """DATABASE_URL (``postgres://user:password@host:5432/name``); SQLite in the project folder if unset or empty."""
+    """DATABASE_URL (``postgres://user:password@host:5432/name``); SQLite in the project folder if unset or empty.
+
+    DATABASE_POOL_MAX_SIZE (PostgreSQL only): a psycopg connection pool of at most that many connections per
+    process, instead of persistent connections (``?conn_max_age=``), which the ASGI server must not use: it
+    runs each request's synchronous part in a thread of its own, and each thread would keep a connection open.
+    Raises ``ImproperlyConfigured`` for a pool on SQLite.
+    """
     url = env.str("DATABASE_URL", default="") or f"sqlite:///{base_dir / 'db.sqlite3'}"
     config = env.db_url_config(url)
+    pool_max = env.int("DATABASE_POOL_MAX_SIZE", default=0)
+    if pool_max > 0:
+        if config["ENGINE"] != "django.db.backends.postgresql":
+            raise ImproperlyConfigured("DATABASE_POOL_MAX_SIZE needs PostgreSQL")
+        # A request waits up to 10 s for a free connection, then fails (a 500) rather than hang.
+        pool = {"min_size": min(2, pool_max), "max_size": pool_max, "timeout": 10}
+        config.setdefault("OPTIONS", {})["pool"] = pool
+        config["CONN_MAX_AGE"] = 0
     if config["ENGINE"] == "django.db.backends.sqlite3":
         # The run command's web server, worker and beat share one SQLite file: writers take the lock when their
         # transaction begins (so they queue instead of failing on upgrade), wait for it, and readers go on (WAL).

@@ -293,6 +293,9 @@ STREAMS_HEARTBEAT_SECONDS = env.float("STREAMS_HEARTBEAT_SECONDS", default=15.0)
 # Threads that run the streams' database reads in each web process: at most this many database connections for
 # any number of open streams.
 STREAMS_DATABASE_THREADS = env.int("STREAMS_DATABASE_THREADS", default=4)
+# Log entries each web process keeps per followed game, read once per move for all the game's streams; a stream
+# further behind reads its own pages.
+STREAMS_FEED_ENTRIES = env.int("STREAMS_FEED_ENTRIES", default=256)
 
 # Email (README, "Email notifications"). EMAIL_URL: the mail server, parsed by django-environ
 # (palace_api/env.py); Django's console backend (mails printed by the worker) when unset.

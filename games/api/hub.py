@@ -10,7 +10,11 @@ from the database, then waits on the waiter. One background task per process wak
   (and a fingerprint of each watched user's games) in one or two indexed queries, whatever the number of streams.
 
 A wake-up is only a hint to read the database again (the streams send what the log holds), so a spurious wake
-costs a read and a lost one is made up by each stream's own read every heartbeat.
+costs a read and a lost one is made up by a read every heartbeat.
+
+The streams of one game share a ``GameFeed``: after a move, one read of the game and its new log entries serves
+all of them, and each entry is redacted and rendered once per viewer (a seat, a spectator, staff), not once per
+stream. A thousand streams on fifty games cost fifty reads per round of moves, not a thousand.
 """
 
 from __future__ import annotations
@@ -21,14 +25,21 @@ import logging
 from collections import defaultdict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import close_old_connections
 
+from games.engine.protocol import Viewer
 from games.selectors import live
+from games.selectors.views import event_json, viewer_for
 from games.services.fanout import CHANNEL
+from palace_api.errors import NotFoundError
+
+if TYPE_CHECKING:
+    from games.models import Event, Game
 
 logger = logging.getLogger(__name__)
 
@@ -36,6 +47,7 @@ T = TypeVar("T")
 
 REDIS_RETRY_SECONDS = 2.0
 """Seconds of polling between two attempts to reach Redis again."""
+
 
 _executor: ThreadPoolExecutor | None = None
 
@@ -64,13 +76,122 @@ async def database(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     return await sync_to_async(call, thread_sensitive=False, executor=_database_executor())()
 
 
-class Waiter:
-    """One open stream's wake-up flag. ``clear()`` before reading the database, then ``wait()``."""
+@dataclass(frozen=True)
+class FeedPage:
+    """Log entries for one stream: ``chunks`` (``(seq, the SSE event's bytes)`` in ``seq`` order), ``more`` (another
+    page follows at once), and the game's ``version`` and ``ended`` as read before the entries (as
+    ``live.StreamPage``)."""
 
-    def __init__(self, hub: Hub, *, game: int | None, user: int | None) -> None:
+    chunks: list[tuple[int, bytes]]
+    more: bool
+    version: int
+    ended: bool
+
+
+Renderer = Callable[[dict[str, Any]], bytes]
+"""Turns one entry, as ``events/`` gives it to a viewer, into the bytes of its SSE event."""
+
+
+class GameFeed:
+    """The recent log of one watched game, read once per move for every stream of it in this process.
+
+    ``hint()`` (a move was announced) makes the feed stale; ``refresh()`` returns once a read that started after
+    the latest hint has completed, reading the database at most once however many streams ask at the same time;
+    ``page()`` gives a stream the entries after its last one, as its viewer may see them, rendered once per
+    viewer. The last ``keep`` entries are kept (``settings.STREAMS_FEED_ENTRIES``). Raises nothing of its own:
+    ``gone`` says the game was deleted.
+    """
+
+    def __init__(self, game_id: int, *, keep: int) -> None:
+        self.game_id = game_id
+        self.keep = keep
+        self.game: Game | None = None
+        self.rows: list[Event] = []
+        self.gone = False
+        self._hints = 1  # a new feed has read nothing
+        self._read_hints = 0  # the hint count when the last completed read started
+        self._read_at = float("-inf")  # when it started (the loop's clock)
+        self._reading: asyncio.Task[None] | None = None
+        self._rendered: dict[tuple[int, Viewer], bytes] = {}
+
+    def hint(self) -> None:
+        self._hints += 1
+
+    async def refresh(self, *, older_than: float | None = None) -> None:
+        """Return once a read started after the latest hint has completed (``older_than``: also once one has
+        started within that many seconds, hint or not). Database errors are raised to every caller waiting."""
+        loop = asyncio.get_running_loop()
+        if older_than is not None and loop.time() - self._read_at > older_than:
+            self.hint()
+        target = self._hints
+        while self._read_hints < target and not self.gone:
+            if self._reading is None or self._reading.done():
+                self._reading = loop.create_task(self._read(self._hints, loop.time()))
+            # One stream leaving must not cancel the read the others wait for.
+            await asyncio.shield(self._reading)
+
+    async def _read(self, hints: int, started: float) -> None:
+        last = self.rows[-1].seq if self.rows else None if self.game is None else self.game.version
+        try:
+            read = await database(live.feed_read, self.game_id, after=last, keep=self.keep)
+        except NotFoundError:
+            self.gone = True
+            return
+        self.game = read.game
+        if read.rows:
+            if last is not None and read.rows[0].seq == last + 1:
+                self.rows.extend(read.rows)
+            else:  # the first read, or a gap (the feed fell far behind): start anew
+                self.rows = read.rows
+                self._rendered.clear()
+            if len(self.rows) > self.keep:
+                self.rows = self.rows[-self.keep :]
+                first = self.rows[0].seq
+                self._rendered = {key: chunk for key, chunk in self._rendered.items() if key[0] >= first}
+        self._read_hints = max(self._read_hints, hints)
+        self._read_at = max(self._read_at, started)
+
+    def newer_than(self, seq: int) -> bool:
+        """Whether the feed has read an entry after ``seq`` or the game's end."""
+        if self.game is None:
+            return False
+        return (self.rows[-1].seq if self.rows else self.game.version) > seq or self.game.status not in (
+            live.LIVE_STATUSES
+        )
+
+    def page(self, user: Any, after: int, render: Renderer, *, limit: int) -> FeedPage | None:
+        """The entries after ``after`` (at most ``limit``) as ``user`` may see them, or ``None`` when the feed has
+        not read the game or does not reach back to ``after``. The viewer is worked out on each call from the
+        seats last read: one who takes a seat sees his cards from then on, as ``events/`` would show them."""
+        game = self.game
+        if game is None:
+            return None
+        start = self.rows[0].seq - 1 if self.rows else game.version
+        if after < start:
+            return None
+        viewer = viewer_for(game, user)
+        chunks = []
+        for row in self.rows[after - start :]:
+            if len(chunks) == limit:
+                break
+            key = (row.seq, viewer)
+            chunk = self._rendered.get(key)
+            if chunk is None:
+                chunk = self._rendered[key] = render(event_json(row, viewer))
+            chunks.append((row.seq, chunk))
+        more = after + len(chunks) < start + len(self.rows)
+        return FeedPage(chunks=chunks, more=more, version=game.version, ended=game.status not in live.LIVE_STATUSES)
+
+
+class Waiter:
+    """One open stream's wake-up flag. ``clear()`` before reading the database, then ``wait()``. A game's
+    waiter has the game's shared ``feed``."""
+
+    def __init__(self, hub: Hub, *, game: int | None, user: int | None, feed: GameFeed | None = None) -> None:
         self.hub = hub
         self.game = game
         self.user = user
+        self.feed = feed
         self._event = asyncio.Event()
 
     def wake(self) -> None:
@@ -99,13 +220,19 @@ class Hub:
         self.poll_seconds = poll_seconds
         self._games: dict[int, set[Waiter]] = defaultdict(set)
         self._users: dict[int, set[Waiter]] = defaultdict(set)
+        self._feeds: dict[int, GameFeed] = {}
         self._task: asyncio.Task[None] | None = None
         self._seen_games: dict[int, int] = {}
         self._seen_users: dict[int, int] = {}
 
     def watch(self, *, game: int | None = None, user: int | None = None) -> Waiter:
         """A new waiter for ``game`` or ``user`` (one of them); starts the hub's task if it is not running."""
-        waiter = Waiter(self, game=game, user=user)
+        feed = None
+        if game is not None:
+            feed = self._feeds.get(game)
+            if feed is None:
+                feed = self._feeds[game] = GameFeed(game, keep=settings.STREAMS_FEED_ENTRIES)
+        waiter = Waiter(self, game=game, user=user, feed=feed)
         if game is not None:
             self._games[game].add(waiter)
         if user is not None:
@@ -120,6 +247,8 @@ class Hub:
                 table[key].discard(waiter)
                 if not table[key]:
                     del table[key]
+                    if table is self._games:
+                        self._feeds.pop(key, None)
 
     @property
     def watching(self) -> int:
@@ -127,7 +256,10 @@ class Hub:
         return sum(len(waiters) for waiters in self._games.values()) + sum(len(w) for w in self._users.values())
 
     def notify(self, game: int, players: list[int]) -> None:
-        """Wake the waiters of ``game`` and of each user in ``players``."""
+        """Wake the waiters of ``game`` (its feed is stale) and of each user in ``players``."""
+        feed = self._feeds.get(game)
+        if feed is not None:
+            feed.hint()
         for waiter in self._games.get(game, ()):
             waiter.wake()
         for player in players:
@@ -135,6 +267,8 @@ class Hub:
                 waiter.wake()
 
     def wake_all(self) -> None:
+        for feed in self._feeds.values():
+            feed.hint()
         for table in (self._games, self._users):
             for waiters in table.values():
                 for waiter in waiters:

@@ -24,10 +24,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api.hub import database, hub
+from games.api.hub import FeedPage, GameFeed, database, hub
 from games.api.serializers import EventOutput, render
 from games.selectors import live
-from palace_api.errors import ApplicationError, error_responses
+from palace_api.errors import ApplicationError, NotFoundError, error_responses
 from players.auth import STREAM_TOKEN_MAX_AGE, StreamTokenAuthentication, TokenAuthentication, stream_token_create
 
 PAGE = 200
@@ -155,38 +155,58 @@ class GameStreamView(AsyncAPIView):
         user = request.user
         waiter = hub().watch(game=game_id)  # before the first read: a move in between wakes it
         try:
-            first = await database(live.stream_page, game_id, user, after=after, limit=PAGE)
+            first = await _page(waiter.feed, game_id, user, after)
         except BaseException:
             waiter.close()
             raise
-        if first.ended and not first.entries and after >= first.version:
+        if first.ended and not first.chunks and after >= first.version:
             waiter.close()
             return HttpResponse(status=204)
         return _stream(self._events(game_id, user, waiter, first, after), waiter)
 
-    async def _events(self, game_id: int, user: Any, waiter: Any, page: live.StreamPage, after: int) -> Any:
+    async def _events(self, game_id: int, user: Any, waiter: Any, page: FeedPage, after: int) -> Any:
         heartbeat = settings.STREAMS_HEARTBEAT_SECONDS
+        feed = waiter.feed
         try:
             while True:
-                for entry in page.entries:
-                    yield sse(render(EventOutput, entry), event=entry["kind"], event_id=entry["seq"])
-                    after = entry["seq"]
+                for seq, chunk in page.chunks:
+                    yield chunk
+                    after = seq
                 if not page.more:
                     if page.ended and after >= page.version:
                         return  # the log is complete; the client's reconnection gets a 204
                     while not await waiter.wait(heartbeat):
                         yield HEARTBEAT
-                        # A lost hint costs one heartbeat at most: look at the version ourselves.
-                        found = await database(live.game_version, game_id)
-                        if found is None or found[0] > after or found[1]:
+                        # A lost hint costs one heartbeat at most: the feed reads again if it has not lately.
+                        await feed.refresh(older_than=heartbeat)
+                        if feed.gone or feed.newer_than(after):
                             break
                 waiter.clear()
                 try:
-                    page = await database(live.stream_page, game_id, user, after=after, limit=PAGE)
+                    page = await _page(feed, game_id, user, after)
                 except ApplicationError:
                     return  # the game is gone
         finally:
             waiter.close()
+
+
+def _render(entry: dict[str, Any]) -> bytes:
+    return sse(render(EventOutput, entry), event=entry["kind"], event_id=entry["seq"])
+
+
+async def _page(feed: GameFeed, game_id: int, user: Any, after: int) -> FeedPage:
+    """The entries after ``after`` for ``user``: from the game's shared feed (one read per move for all its
+    streams), or from the database when the stream is further behind than the feed keeps. Raises
+    ``NotFoundError("game_not_found")``."""
+    await feed.refresh()
+    if feed.gone:
+        raise NotFoundError("game_not_found", "no such game")
+    page = feed.page(user, after, _render, limit=PAGE)
+    if page is not None:
+        return page
+    read = await database(live.stream_page, game_id, user, after=after, limit=PAGE)
+    chunks = [(entry["seq"], _render(entry)) for entry in read.entries]
+    return FeedPage(chunks=chunks, more=read.more, version=read.version, ended=read.ended)
 
 
 class MyStreamView(AsyncAPIView):

@@ -296,12 +296,22 @@ class MyTurnsView(APIView):
     @extend_schema(
         tags=["me"],
         operation_id="me_turns_list",
+        parameters=[
+            OpenApiParameter("If-None-Match", str, OpenApiParameter.HEADER, description="An `ETag` from before."),
+            ETAG,
+        ],
         responses={
             200: TurnOutput(many=True),
+            304: OpenApiResponse(description="Not modified: no turn came or went and no deadline moved."),
             **error_responses("MeTurnsList", {400: (ErrorCode.INVALID,)}, 401, *READ),
         },
     )
     def get(self, request: Request) -> Response:
-        """Your games where the decision is yours, the most urgent first."""
+        """Your games where the decision is yours, the most urgent first. Send the `ETag` back in `If-None-Match`
+        to get a cheap 304 while nothing changed (`seconds_left` counting down is no change)."""
         query(request, NoQuery)
-        return Response(TurnOutput(selectors.my_turns(request.user), many=True).data)
+        turns = selectors.my_turns(request.user)
+        etag = selectors.my_turns_etag(turns)
+        if etag in [tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")]:
+            return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": etag})
+        return Response(TurnOutput(turns, many=True).data, headers={"ETag": etag, "Vary": "Authorization"})

@@ -62,6 +62,32 @@ def stream_page(game_id: int, user: AbstractBaseUser | AnonymousUser, *, after: 
     )
 
 
+@dataclass(frozen=True)
+class FeedRead:
+    """What a game's shared feed (``games.api.hub.GameFeed``) reads once for all its streams: the ``game`` with
+    its seats (to tell each stream's viewer), and its log ``rows`` after a point, unredacted (the feed redacts
+    them per viewer), in ``seq`` order. ``game`` is read before the rows, as in ``stream_page``."""
+
+    game: Game
+    rows: list[Event]
+
+
+def feed_read(game_id: int, *, after: int | None, keep: int) -> FeedRead:
+    """The game and its log entries with ``seq > after``; only about the last ``keep`` of them when ``after`` is
+    ``None`` or further behind (the rows then start after a gap, which the feed sees).
+
+    Two indexed queries whatever the number of streams following the game (three when far behind). Raises
+    ``NotFoundError("game_not_found")``.
+    """
+    game = game_get(game_id)
+    log = Event.objects.filter(game=game).order_by("seq")
+    start = max(0, game.version - keep) if after is None else after
+    rows = list(log.filter(seq__gt=start)[: keep + 1])
+    if len(rows) > keep:
+        rows = list(log.filter(seq__gt=max(start, game.version - keep)))
+    return FeedRead(game=game, rows=rows)
+
+
 def watched_versions(game_ids: Iterable[int], user_ids: Iterable[int]) -> tuple[dict[int, int], dict[int, int]]:
     """What the polling hub compares between two ticks: each game's version, and for each user a number that
     changes whenever one of his unfinished games moves or ends (the sum of their ids and versions)."""

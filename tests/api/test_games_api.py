@@ -268,6 +268,22 @@ def test_my_turns_lists_games_where_the_decision_is_mine(clients):
     assert [turn["game"] for turn in clients[1].get("/api/v1/me/turns/").json()] == [timed.game_id]
 
 
+def test_my_turns_answers_304_until_a_turn_comes_or_goes(clients):
+    table = create_table(clients[0], clients[:2], options={**HEADS_UP, "turn_timeout": 600})
+    first = clients[1].get("/api/v1/me/turns/")
+    assert first.status_code == 200 and first.json() == [] and "Authorization" in first.headers["Vary"]
+    etag = first.headers["ETag"]
+    assert clients[1].get("/api/v1/me/turns/", HTTP_IF_NONE_MATCH=etag).status_code == 304
+    table.act(0, "stay")  # now the decision is Bob's
+    moved = clients[1].get("/api/v1/me/turns/", HTTP_IF_NONE_MATCH=etag)
+    assert moved.status_code == 200 and [turn["game"] for turn in moved.json()] == [table.game_id]
+    assert moved.headers["ETag"] != etag
+    again = clients[1].get("/api/v1/me/turns/", HTTP_IF_NONE_MATCH=moved.headers["ETag"])
+    assert again.status_code == 304 and again.headers["ETag"] == moved.headers["ETag"]
+    # Alice's turns are another answer with another tag.
+    assert clients[0].get("/api/v1/me/turns/").headers["ETag"] != moved.headers["ETag"]
+
+
 def test_game_list_filters(clients):
     waiting = clients[0].post("/api/v1/games/", {"kind": "palace-poker", "seats": 3}, format="json").json()
     started = create_table(clients[1], clients[1:3], options=HEADS_UP)

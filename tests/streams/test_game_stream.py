@@ -166,3 +166,64 @@ def test_a_stream_token_opens_streams_for_a_minute_and_dies_with_its_api_token(s
     assert alice.post("auth/logout/").status_code == 204
     answer = anonymous.get(f"games/{game['id']}/stream/", params={"token": fresh})
     assert answer.status_code == 401 and answer.json()["code"] == "authentication_failed"
+
+
+def test_streams_of_one_game_share_its_feed_yet_each_gets_its_own_viewers_log(server):
+    _many_viewers_follow_one_game(server, "feed")
+
+
+def test_a_stream_further_behind_than_the_feed_keeps_reads_its_own_pages(redis_server):
+    # The Redis server's feeds keep 4 entries: the late stream starts 30-odd entries behind.
+    _many_viewers_follow_one_game(redis_server, "pages")
+
+
+def _many_viewers_follow_one_game(server: LiveServer, tag: str) -> None:
+    """Two players' streams and two spectators' streams follow one match from its start, on one shared feed; a
+    late spectator joins from the beginning once it is over. Each ends with exactly its own ``events/``."""
+    alice, bob = server.player(f"{tag}-alice"), server.player(f"{tag}-bob")
+    carol, dan, erin = server.player(f"{tag}-carol"), server.player(f"{tag}-dan"), server.player(f"{tag}-erin")
+    game = alice.post("games/", json={"kind": "palace-poker", "seats": 2, "options": {"max_hands": 1}}).json()
+    url = f"games/{game['id']}/stream/"
+    followers = {"alice": alice, "bob": bob, "carol": carol, "dan": dan}
+    received: dict[str, list[Sse]] = {name: [] for name in followers}
+    opened = threading.Barrier(len(followers) + 1, timeout=30)
+    failures: list[str] = []
+
+    def read(name: str, client: httpx.Client) -> None:
+        try:
+            with client.stream("GET", url, timeout=60) as response:
+                assert response.status_code == 200
+                opened.wait()
+                # The server ends each stream once the finished game's log is all sent.
+                received[name].extend(item for item in read_sse(response) if item.comment is None)
+        except BaseException as error:  # reported by the main thread
+            failures.append(f"{name}: {error!r}")
+
+    readers = [threading.Thread(target=read, args=item, daemon=True) for item in followers.items()]
+    for reader in readers:
+        reader.start()
+    opened.wait()
+    for client in (alice, bob):
+        assert client.post(f"games/{game['id']}/seats/", json={}).status_code == 201
+    deadline = time.monotonic() + 60
+    while alice.get(f"games/{game['id']}/").json()["status"] != "finished":
+        assert time.monotonic() < deadline, "the hand did not end"
+        act_if_due(alice, game["id"]) or act_if_due(bob, game["id"])
+    for reader in readers:
+        reader.join(30)
+        assert not reader.is_alive(), "a stream did not end with the game"
+    assert not failures, failures
+    with erin.stream("GET", url, timeout=30) as response:
+        late = [item for item in read_sse(response) if item.comment is None]
+
+    logs = {}
+    for name, client in {**followers, "erin": erin}.items():
+        log = client.get(f"games/{game['id']}/events/", params={"limit": 500}).json()
+        got = late if name == "erin" else received[name]
+        assert [int(item.id or 0) for item in got] == list(range(1, log["version"] + 1)), f"{name}: lost or repeated"
+        assert [item.data for item in got] == log["results"], name
+        logs[name] = log["results"]
+    # Each viewer's own redaction: the players' logs differ from each other and from the spectators', which agree.
+    assert logs["alice"] != logs["bob"] and logs["alice"] != logs["carol"]
+    assert logs["carol"] == logs["dan"] == logs["erin"]
+    assert None in list(_cards(logs["carol"]))
