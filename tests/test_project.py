@@ -60,6 +60,20 @@ def test_database_url_names_postgres() -> None:
     )
 
 
+def test_a_pool_replaces_persistent_connections_on_postgres_only() -> None:
+    env = make_env({"DATABASE_URL": "postgres://palace:pw@db.example/palace?conn_max_age=600"})
+    assert read_database(env, base_dir=BASE)["CONN_MAX_AGE"] == 600
+    assert "pool" not in read_database(env, base_dir=BASE).get("OPTIONS", {})
+    pooled = make_env(
+        {"DATABASE_URL": "postgres://palace:pw@db.example/palace?conn_max_age=600", "DATABASE_POOL_MAX_SIZE": "20"}
+    )
+    db = read_database(pooled, base_dir=BASE)
+    assert db["OPTIONS"]["pool"] == {"min_size": 2, "max_size": 20, "timeout": 10}
+    assert db["CONN_MAX_AGE"] == 0, "Django refuses a pool beside persistent connections"
+    with pytest.raises(ImproperlyConfigured, match="PostgreSQL"):
+        read_database(make_env({"DATABASE_POOL_MAX_SIZE": "20"}), base_dir=BASE)
+
+
 def test_broker_defaults_to_the_embedded_sqlalchemy_transport_not_eager_mode() -> None:
     url = read_celery_broker_url(make_env({}), base_dir=BASE)
     assert url == f"sqla+sqlite:///{BASE / 'celery-broker.sqlite3'}"
