@@ -76,6 +76,8 @@ TIMEOUT_RATE = 0.05
 """The chances, before each decision, of a resignation (half of them an absent seat's, marked ``timeout``) and of
 a turn timeout (the seat's default action)."""
 CREATED = timezone.now()
+# The random games run once, for the whole module (the ``seen`` fixture): its tests share one xdist worker.
+pytestmark = pytest.mark.xdist_group("event_schema")
 GROUP_KEYS = ("cards", "unseen", "hand_names", "visible_to")
 """An event's keys for its card groups (``games.engine.protocol.Event.view_json``); the others are its data."""
 
