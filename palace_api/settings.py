@@ -179,7 +179,12 @@ SPECTACULAR_SETTINGS = {
     ],
     # Enums stay inline: a generated client then names each after its place (PokerStateKind,
     # GamesCreateError400Code) instead of hashed names for the many sets of error codes.
-    "POSTPROCESSING_HOOKS": ["palace_api.schema.token_schemes_either", "palace_api.schema.request_bodies_closed"],
+    # A log event's components come from each game's event catalogue (games/api/event_schema.py).
+    "POSTPROCESSING_HOOKS": [
+        "palace_api.schema.token_schemes_either",
+        "palace_api.schema.request_bodies_closed",
+        "games.api.event_schema.add_event_components",
+    ],
     # games/api/urls.py: a game id is 1 to 18 digits.
     "PATH_CONVERTER_OVERRIDES": {"game_id": {"type": "integer", "minimum": 0, "maximum": 10**18 - 1}},
     "ENUM_ADD_EXPLICIT_BLANK_NULL_CHOICE": False,

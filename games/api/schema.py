@@ -405,18 +405,6 @@ class StateField(serializers.JSONField):
 # --- the log ---
 
 
-@extend_schema_field(
-    {
-        "type": "object",
-        "additionalProperties": {
-            "oneOf": [{"type": "string", "enum": ["all"]}, {"type": "array", "items": {"type": "integer"}}]
-        },
-    }
-)
-class VisibleToField(serializers.JSONField):
-    """Staff only: per card group, ``"all"`` or the seats that may see it."""
-
-
 LOGGED_ACTION_TYPES = sorted({*POKER_ACTION_TYPES, *SHED_ACTION_TYPES, "shuffle", "resign"})
 """What a log entry's ``kind`` and ``action.type`` may be, beside ``seat_taken``: an action type of either game,
 or chance's ``shuffle``."""
@@ -434,28 +422,16 @@ class LoggedAction(serializers.Serializer):
     timeout = serializers.BooleanField(required=False, help_text="Applied by the server at a deadline.")
 
 
-class GameEvent(serializers.Serializer):
-    """One thing that happened; its other fields (``pot``, ``amounts``, ``hand``...) depend on ``type``."""
-
-    type = serializers.CharField(help_text="`bet`, `palace_dealt`, `pot_awarded`, `shuffle`, ...")
-    seat = serializers.IntegerField(allow_null=True, help_text="The seat it concerns.")
-    cards = serializers.DictField(
-        child=MaybeCardsField(), required=False, help_text='Card groups: `{"palace": ["As", null, ...]}`.'
-    )
-    unseen = serializers.DictField(
-        child=serializers.IntegerField(), required=False, help_text="Card groups no player sees: their sizes."
-    )
-    hand_names = serializers.DictField(
-        child=serializers.CharField(), required=False, help_text='Hand names of groups: `{"palace": "a flush"}`.'
-    )
-    visible_to = VisibleToField(required=False)
-
-
 @extend_schema_field(LoggedAction)
 class LoggedActionField(serializers.JSONField):
     """A log entry's ``action``, passed through as the selector made it (``LoggedAction``)."""
 
 
-@extend_schema_field(GameEvent(many=True))
+GAME_EVENT = "GameEvent"
+"""The component of one engine event: a ``oneOf`` of a component per event type, discriminated by ``type``
+(made from each game's event catalogue by ``games.api.event_schema``, added by its postprocessing hook)."""
+
+
+@extend_schema_field({"type": "array", "items": {"$ref": f"#/components/schemas/{GAME_EVENT}"}})
 class GameEventsField(serializers.JSONField):
-    """A log entry's ``events``, passed through with every field of each (``GameEvent``)."""
+    """A log entry's ``events``, passed through with every field of each (``GameEvent``: a component per type)."""

@@ -148,19 +148,44 @@ class GameDetailOutput(serializers.Serializer):
 
 
 class EventOutput(serializers.Serializer):
+    """One log entry (``games.selectors.views.event_json``). Every entry has ``seq``, ``kind``, ``actor`` and
+    ``created``; the rest depends on ``kind``:
+
+    - an engine action (``shuffle`` or an action type of the game, ``resign`` included): ``action`` and
+      ``events``;
+    - ``seat_taken``: ``seat``, and ``player`` (a person sat) or ``bot`` (the creator seated a bot);
+    - ``seat_left``: ``seat`` and ``player``, before the start;
+    - ``seat_to_bot``: ``seat``, ``bot`` and ``timeouts``, after the seat's timeouts in a row (``on_absent: bot``);
+    - ``game_cancelled``: ``by``, the creator who cancelled.
+    """
+
     seq = serializers.IntegerField()
     kind = serializers.ChoiceField(
         choices=["seat_taken", "seat_left", "seat_to_bot", "game_cancelled", *LOGGED_ACTION_TYPES],
         help_text="`seat_taken`, `seat_left`, `seat_to_bot`, `game_cancelled`, `shuffle` or an action type (`resign`).",
     )
-    actor = serializers.IntegerField(allow_null=True, help_text="The seat that acted; null for chance.")
+    actor = serializers.IntegerField(
+        allow_null=True, help_text="The seat that acted or was acted on; null for chance and a cancellation."
+    )
     created = serializers.DateTimeField()
-    seat = serializers.IntegerField(required=False, help_text="`seat_taken`: the seat.")
-    bot = serializers.CharField(required=False, allow_null=True, help_text="`seat_taken`: the bot's policy, if a bot.")
-    action = LoggedActionField(required=False, help_text="The action as logged (a shuffle shows only its size).")
+    seat = serializers.IntegerField(required=False, help_text="`seat_taken`, `seat_left`, `seat_to_bot`: the seat.")
+    player = PlayerRef(required=False, help_text="`seat_taken` by a person, `seat_left`: who.")
+    bot = serializers.CharField(
+        required=False,
+        allow_null=True,
+        help_text="`seat_taken` by a bot, `seat_to_bot`: the bot's policy (`basic`, `random`).",
+    )
+    timeouts = serializers.IntegerField(
+        required=False, help_text="`seat_to_bot`: the timeouts in a row that handed the seat to the bot."
+    )
+    by = PlayerRef(required=False, help_text="`game_cancelled`: the creator who cancelled.")
+    action = LoggedActionField(
+        required=False, help_text="Engine entries: the action as logged (a shuffle shows only its size)."
+    )
     events = GameEventsField(
         required=False,
-        help_text='What happened; card groups as `"cards": {"<group>": ["As", null, ...]}`.',
+        help_text='Engine entries: what happened, each event typed by its `type`; card groups as `"cards": '
+        '{"<group>": ["As", null, ...]}`.',
     )
 
 

@@ -66,6 +66,10 @@ class Player:
         assert isinstance(registered, self.models.PlayerRegisterOutput), registered
         self.client = self.m.AuthenticatedClient(base_url=app.url, token=registered.token, timeout=httpx.Timeout(30))
         self.seat: int | None = None
+        # The engine events' models: a class per event type (PokerBetEvent, ShedPlayEvent, ShuffleEvent...).
+        self.event_models = tuple(
+            model for name, model in vars(self.models).items() if name.endswith("Event") and name != "GameEvent"
+        )
 
     def api(self, name: str) -> Any:
         return importlib.import_module(f"{PACKAGE}.api.{name}")
@@ -88,11 +92,17 @@ class Player:
             result = answer.parsed
             assert isinstance(result, self.models.ActionResultOutput), answer.content
             for entry in result.events:
-                assert isinstance(entry, self.models.EventOutput)
-                for event in entry.events or []:
-                    assert isinstance(event, self.models.GameEvent), event
+                self.check_entry(entry)
         else:
             assert isinstance(answer.parsed, self.models.GamesActionsCreateError409), answer.content
+
+    def check_entry(self, entry: Any) -> None:
+        """A log entry parsed into ``EventOutput`` with each event into its type's model, nothing left over."""
+        assert isinstance(entry, self.models.EventOutput), entry
+        assert not entry.additional_properties, "the entry has fields the schema does not name"
+        for event in entry.events or []:
+            assert isinstance(event, self.event_models), event
+            assert not event.additional_properties, f"{type(event).__name__} has fields the schema does not name"
 
 
 def poker_decision(player: Player, detail: Any) -> Any:
@@ -171,6 +181,29 @@ def play_match(players: list[Player], game_id: int, kind: str) -> Any:
     raise AssertionError("the match did not end within the decisions allowed")
 
 
+def read_typed_events(player: Player, events: list[Any], kind: str) -> None:
+    """Read a finished match's typed events as a client would: the pots awarded (chips by seat) of Palace Poker,
+    the cards played and where from in the shedding game; every shuffle's size, whose order stays unseen."""
+    models = player.models
+    shuffles = [event for event in events if isinstance(event, models.ShuffleEvent)]
+    assert shuffles and all(event.seat is None and event.unseen.order == event.size for event in shuffles)
+    if kind == "palace-poker":
+        pots = [event for event in events if isinstance(event, models.PokerPotAwardedEvent)]
+        assert pots, "a hand was played to its end"
+        for pot in pots:
+            assert sum(pot.amounts.additional_properties.values()) == pot.pot
+            assert pot.reason in set(models.PokerPotAwardedEventReason)
+        ended = [event for event in events if isinstance(event, models.PokerMatchEndedEvent)]
+        assert len(ended) == 1 and all(isinstance(chips, int) for chips in ended[0].stacks)
+    else:
+        plays = [event for event in events if isinstance(event, models.ShedPlayEvent)]
+        assert plays and all(isinstance(event.seat, int) for event in plays)
+        assert all(event.cards.cards and all(isinstance(card, str) for card in event.cards.cards) for event in plays)
+        assert {event.source for event in plays} <= set(models.ShedPlayEventSource)
+        (ended,) = [event for event in events if isinstance(event, models.ShedMatchEndedEvent)]
+        assert sorted(ended.order) == [0, 1] and ended.reason in set(models.ShedMatchEndedEventReason)
+
+
 @pytest.mark.parametrize("kind", ["palace-poker", "palace"])
 def test_two_generated_clients_play_a_whole_match(served, generated, kind: str) -> None:
     alice, bob = (Player(generated, served, f"{name}-{kind}") for name in ("alice", "bob"))
@@ -185,8 +218,12 @@ def test_two_generated_clients_play_a_whole_match(served, generated, kind: str) 
     assert final.status.value == "finished"
     log = alice.api("games.games_events_list").sync(game_id, client=alice.client, limit=500)
     assert isinstance(log, alice.models.EventPageOutput)
+    for entry in log.results:
+        alice.check_entry(entry)
     shuffles = [entry for entry in log.results if entry.kind == "shuffle"]
     assert shuffles and all(isinstance(entry.action.size, int) for entry in shuffles), "a shuffle shows its size"
+    assert [entry.player.name for entry in log.results[:2]] == [f"alice-{kind}", f"bob-{kind}"]
+    read_typed_events(alice, [event for entry in log.results for event in entry.events or []], kind)
     games = alice.api("games.games_list").sync(client=alice.client, mine=True)
     assert isinstance(games, alice.models.GamePageOutput) and game_id in [game.id for game in games.results]
 

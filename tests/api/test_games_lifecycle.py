@@ -118,7 +118,7 @@ def test_a_player_leaves_a_game_that_has_not_started_and_his_seat_is_free_again(
     game = clients[0].get(url).json()
     assert game["seats"][1]["player"] is None and game["version"] == left.json()["version"] == 3
     entry = log(url, clients[2])[-1]
-    assert (entry["kind"], entry["actor"]) == ("seat_left", 1)
+    assert (entry["kind"], entry["actor"], entry["seat"], entry["player"]["name"]) == ("seat_left", 1, 1, "ben")
     assert_error(clients[1].delete(url + "seats/mine/"), 403, "not_seated")
     assert clients[2].post(url + "seats/", {"seat": 1}, format="json").status_code == 201
     assert clients[1].post(url + "seats/", {"seat": 2}, format="json").status_code == 201, "he may come back"
@@ -138,7 +138,7 @@ def test_the_creator_cancels_a_game_that_has_not_started(clients, kind):
     assert game["status"] == "cancelled" and game["state"] is None and game["to_act"] == []
     entry = log(url, clients[1])[-1]
     assert (entry["kind"], entry["actor"]) == ("game_cancelled", None)
-    assert Event.objects.get(kind="game_cancelled").payload["by"]["name"] == "ann"
+    assert Event.objects.get(kind="game_cancelled").payload["by"]["name"] == entry["by"]["name"] == "ann"
     assert_error(clients[3].post(url + "seats/", {}, format="json"), 409, "game_cancelled")
     assert_error(clients[0].post(url + "cancel/"), 409, "game_cancelled")
     assert_error(clients[1].delete(url + "seats/mine/"), 409, "game_cancelled")
@@ -221,6 +221,7 @@ def test_max_timeouts_with_on_absent_bot_hand_the_seat_to_the_basic_bot(clients,
                 assert hand_over["actor"] == 0
                 stored = Event.objects.get(kind="seat_to_bot").payload
                 assert (stored["seat"], stored["bot"], stored["timeouts"]) == (0, "basic", 1)
+                assert (hand_over["seat"], hand_over["bot"], hand_over["timeouts"]) == (0, "basic", 1)
                 assert entries[hand_over["seq"]]["actor"] == 0, "the bot made the decision that timed out"
                 assert clients[0].get(url).json()["seats"][0]["bot"] == "basic"
                 refused = clients[0].post(url + "actions/", {"type": "stay"}, format="json")

@@ -65,6 +65,8 @@ _CHANCE: dict[str, Callable[[Ctx, tuple[Card, ...]], None]] = {
     "palace_deal": deal.deal_palace,
     "stock_rebuild": play.rebuild_stock,
 }
+CHANCE_PURPOSES = tuple(_CHANCE)
+"""Why chance shuffles: the ``purpose`` of each ``ChanceRequest`` (and ``shuffle`` event) of this game."""
 
 
 class PalacePoker:

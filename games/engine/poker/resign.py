@@ -15,6 +15,8 @@ resignation; the rule here (the README's decisions list):
 - The hand then ends if it is over (one player left, or one banner suit, ``ending.check_hand_over``) at once,
   except while another player owes a discard step or a battle is undecided: the hand ends after them, as it
   does after any battle. When one player is left in the match, the match ends with that hand.
+- Under ``points`` the last player left in a hand owes a discard step before his score; resigning there leaves
+  nobody in the hand, which ends at once with no winner and no score.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from __future__ import annotations
 from games.engine.errors import IllegalAction
 from games.engine.poker import battle as battles
 from games.engine.poker.context import Ctx
-from games.engine.poker.ending import check_hand_over, next_turn, reset_quiet
+from games.engine.poker.ending import check_hand_over, end_hand, next_turn, reset_quiet
 from games.engine.poker.play import fold_turn
 from games.engine.poker.state import BATTLE, DISCARD, PLAY, TURN
 from games.engine.poker.two_left import last_two_opponent
@@ -63,6 +65,11 @@ def _fold_out_of_turn(ctx: Ctx, seat: int) -> None:
     if check_hand_over(ctx):
         return
     if t.step == DISCARD:  # his own discard step: the turn passes as after it
+        if not ctx.players_in_hand():
+            # Under points the last player left owes a discard step before his score (play.after_elimination):
+            # resigning there leaves nobody in the hand, which ends unwon (without money its pot is empty).
+            end_hand(ctx)
+            return
         next_turn(ctx, t.turn)
         return
     left = ctx.players_in_hand()

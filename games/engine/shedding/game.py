@@ -45,6 +45,8 @@ _CHANCE: dict[str, Callable[[Ctx, tuple[Card, ...]], None]] = {
     "first_dealer": deal.draw_for_dealer,
     "deal": deal.deal,
 }
+CHANCE_PURPOSES = tuple(_CHANCE)
+"""Why chance shuffles: the ``purpose`` of each ``ChanceRequest`` (and ``shuffle`` event) of this game."""
 
 _PLAY_HANDLERS: dict[str, Callable[[Ctx, int, Action], None]] = {
     "play": lambda ctx, seat, a: play.play(ctx, seat, a.cards),

@@ -123,3 +123,23 @@ def test_a_resigned_seat_is_dealt_no_more_hands_and_a_timeout_resignation_is_ann
         state, _ = GAME.apply(state, sample_shuffle(GAME.chance_request(state), rng))
     assert state.hand_number == 2 and state.banners[2] is None and not state.in_hand[2]
     assert GAME.view(state, "spectator")["seats"][2]["resigned"] is True
+
+
+@pytest.mark.parametrize("seats", [2, 3])
+def test_without_money_the_last_player_who_resigns_before_his_score_ends_the_hand_unwon(seats):
+    """palace-poker.txt, "Palace Poker without money": the winner of the last battle takes his discard step
+    before he scores. Given seat 0 winning the battle that leaves him alone in the hand, when he resigns in that
+    step, then nobody is left in the hand: it ends with no winner and no score (it once failed an assertion),
+    and the match ends with one player left in it or goes on to the next hand."""
+    loser = seats - 1
+    state, _ = deal(seats, hands={0: "Ah As 7h", loser: "3h 4s 8s"}, points=True, ante=0, max_hands=3)
+    # Three seats: seat 1 folds, then seat 2 attacks seat 0 and loses.
+    state, _ = play(state, "0 bet 1") if seats == 2 else play(state, "0 stay", "1 fold", "2 bet 0")
+    assert (state.step, state.actor, state.players_in_hand()) == ("discard", 0, (0,))
+    state, events = resign(state, 0)
+    assert [event.type for event in events][:3] == ["resigned", "fold", "hand_ended"]
+    assert not only(events, "points_scored") and not only(events, "pot_awarded") and state.scores[0] == 0
+    if seats == 2:
+        assert GAME.is_over(state) and state.winners == (1,), "one player is left in the match"
+    else:
+        assert not GAME.is_over(state) and GAME.chance_request(state).purpose == "banner_deal"
