@@ -84,6 +84,7 @@ def _poker_option_fields(*, given: bool) -> dict[str, serializers.Field]:
             "small_bet_without_soldiers",
             choices=list(poker_options.NO_LIMIT_FIRST_RAISES),
         ),
+        "two_left_must_battle": opt(serializers.BooleanField, False),
     }
 
 

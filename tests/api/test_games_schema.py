@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
 import yaml
 from django.core.management import call_command
@@ -40,3 +42,21 @@ def test_every_games_operation_has_request_and_response_shapes(schema):
 def test_the_docs_page_renders(client):
     response = client.get("/api/docs/")
     assert response.status_code == 200 and b"swagger" in response.content.lower()
+
+
+@pytest.mark.parametrize(
+    ("engine", "components"),
+    [
+        ("games.engine.poker.options", ("PokerOptions", "PokerOptionsInput")),
+        ("games.engine.shedding.options", ("ShedOptions", "ShedOptionsInput")),
+    ],
+)
+def test_every_option_the_rules_take_is_in_the_schema(schema, engine, components):
+    """A body is closed (unknown fields refused), so an option the schema forgets is one a generated client can
+    never send."""
+    fields = {field.name for field in importlib.import_module(engine).OPTION_FIELDS}
+    for name in components:
+        documented = set(schema["components"]["schemas"][name]["properties"])
+        # The server's own options (the clock and absent players) sit beside the rules' ones.
+        assert documented - fields <= {"turn_timeout", "max_timeouts", "on_absent"}, name
+        assert fields <= documented, (name, fields - documented)
