@@ -15,7 +15,6 @@ from typing import Any
 
 from django.conf import settings
 from django.http import HttpResponse, HttpResponseBase, StreamingHttpResponse
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.authentication import SessionAuthentication
@@ -26,8 +25,10 @@ from rest_framework.views import APIView
 
 from games.api.hub import FeedPage, GameFeed, database, hub
 from games.api.serializers import EventOutput, render
+from games.api.views import GAME_NOT_FOUND, READ
 from games.selectors import live
-from palace_api.errors import ApplicationError, NotFoundError, error_responses
+from palace_api.errors import ApplicationError, ErrorCode, NotFoundError, error_responses
+from palace_api.serializers import NoQuery, StrictSerializer, query
 from players.auth import STREAM_TOKEN_MAX_AGE, StreamTokenAuthentication, TokenAuthentication, stream_token_create
 
 PAGE = 200
@@ -94,24 +95,33 @@ class AsyncAPIView(APIView):
         return response
 
 
-def _int_or_400(name: str, raw: str) -> int:
-    try:
-        value = int(raw)
-    except ValueError:
-        value = -1
-    if not 0 <= value < 2**31:
-        raise ApplicationError("invalid_parameter", f"'{name}' must be an integer from 0 to {2**31 - 1}")
-    return value
+class GameStreamQuery(StrictSerializer):
+    after = serializers.IntegerField(
+        required=False, default=0, min_value=0, max_value=2**31 - 1, help_text="Send the entries after this seq."
+    )
+    follow = serializers.BooleanField(
+        required=False, default=True, help_text="false: send what there is now, then end the stream."
+    )
+    token = serializers.CharField(required=False, help_text="A stream token (`me/stream-token/`) instead of a header.")
 
 
-def _start_after(request: Request) -> int:
+class MyStreamQuery(StrictSerializer):
+    follow = serializers.BooleanField(
+        required=False, default=True, help_text="false: send the turns due now, then end the stream."
+    )
+    token = serializers.CharField(required=False, help_text="A stream token (`me/stream-token/`) instead of a header.")
+
+
+def _start_after(request: Request, after: int) -> int:
     """Where the stream resumes: ``Last-Event-ID`` (what ``EventSource`` sends when it reconnects) before
-    ``?after=``; 0 (the whole log) when neither is given."""
-    header = request.headers.get("Last-Event-ID")
-    if header is not None and header.strip() != "":
-        return _int_or_400("Last-Event-ID", header.strip())
-    raw = request.query_params.get("after")
-    return 0 if raw is None or raw == "" else _int_or_400("after", raw)
+    ``?after=``. Raises ``ValidationError`` (400 ``invalid``) for a header that is not a seq."""
+    header = (request.headers.get("Last-Event-ID") or "").strip()
+    if header == "":
+        return after
+    value = int(header) if header.isdecimal() else -1
+    if not 0 <= value < 2**31:
+        raise serializers.ValidationError({"Last-Event-ID": [f"An integer from 0 to {2**31 - 1}."]})
+    return value
 
 
 def _stream(body: AsyncIterator[bytes], waiter: Any) -> StreamingHttpResponse:
@@ -122,36 +132,61 @@ def _stream(body: AsyncIterator[bytes], waiter: Any) -> StreamingHttpResponse:
     return response
 
 
+class GameStreamEvent(serializers.Serializer):
+    """One event of a game's stream as an SSE client parses it (the schema of each event, not of the stream)."""
+
+    id = serializers.CharField(help_text="The entry's `seq`: send the last one back as `Last-Event-ID`.")
+    event = serializers.ChoiceField(choices=EventOutput().fields["kind"].choices, help_text="The entry's `kind`.")
+    data = serializers.CharField(help_text="The entry as JSON, exactly as `events/` gives it to you (`EventOutput`).")
+
+
+class MyStreamEvent(serializers.Serializer):
+    """One event of your own stream as an SSE client parses it."""
+
+    event = serializers.ChoiceField(choices=["turn.due", "game.started", "game.finished"])
+    data = serializers.CharField(
+        help_text="JSON: `game`, `kind`, `seat`, `version`; `turn.due` adds `deadline` and `seconds_left`, "
+        "`game.finished` adds `result`."
+    )
+
+
 STREAM_RESPONSE = OpenApiResponse(
-    OpenApiTypes.STR,
+    GameStreamEvent,
     description=(
-        "`text/event-stream`. Each event: `id` (the entry's seq), `event` (its kind) and `data` (the entry "
-        "exactly as `events/` gives it to you). Comments (`: heartbeat`) every 15 s of silence. The stream "
-        "ends once a finished game's log is all sent."
+        "`text/event-stream`; the schema is each event's. Each event: `id` (the entry's seq), `event` (its kind) "
+        "and `data` (the entry exactly as `events/` gives it to you). Comments (`: heartbeat`) every 15 s of "
+        "silence. The stream ends once a finished game's log is all sent, or at once with `follow=false`."
     ),
 )
+
+
+STREAM_ERRORS = error_responses("GamesStream", {400: (ErrorCode.INVALID,), **GAME_NOT_FOUND}, 401, *READ)
 
 
 class GameStreamView(AsyncAPIView):
     @extend_schema(
         operation_id="games_stream",
         parameters=[
-            OpenApiParameter("after", int, description="Send the entries after this seq (default 0: all)."),
+            GameStreamQuery,
             OpenApiParameter(
-                "Last-Event-ID", int, OpenApiParameter.HEADER, description="Resume after this seq (wins over after)."
+                "Last-Event-ID",
+                {"type": "integer", "minimum": 0, "maximum": 2**31 - 1},
+                OpenApiParameter.HEADER,
+                description="Resume after this seq (wins over after).",
             ),
-            OpenApiParameter("token", str, description="A stream token (`me/stream-token/`) instead of a header."),
         ],
         responses={
             (200, EVENT_STREAM): STREAM_RESPONSE,
             204: OpenApiResponse(description="The game is over and you have its whole log: stop reconnecting."),
-            **error_responses(400, 401, 404, 429),
+            **STREAM_ERRORS,
         },
     )
     async def get(self, request: Request, game_id: int) -> HttpResponseBase:
         """Every new log entry of the game as you may see it, live, with nothing lost or repeated on
-        reconnecting: `EventSource` sends the last `id` it saw as `Last-Event-ID`."""
-        after = _start_after(request)
+        reconnecting: `EventSource` sends the last `id` it saw as `Last-Event-ID`. With `follow=false`, the
+        entries there are now, then the stream ends (a catch-up read)."""
+        params = query(request, GameStreamQuery)
+        after = _start_after(request, params["after"])
         user = request.user
         waiter = hub().watch(game=game_id)  # before the first read: a move in between wakes it
         try:
@@ -162,9 +197,9 @@ class GameStreamView(AsyncAPIView):
         if first.ended and not first.chunks and after >= first.version:
             waiter.close()
             return HttpResponse(status=204)
-        return _stream(self._events(game_id, user, waiter, first, after), waiter)
+        return _stream(self._events(game_id, user, waiter, first, after, follow=params["follow"]), waiter)
 
-    async def _events(self, game_id: int, user: Any, waiter: Any, page: FeedPage, after: int) -> Any:
+    async def _events(self, game_id: int, user: Any, waiter: Any, page: FeedPage, after: int, *, follow: bool) -> Any:
         heartbeat = settings.STREAMS_HEARTBEAT_SECONDS
         feed = waiter.feed
         try:
@@ -175,6 +210,8 @@ class GameStreamView(AsyncAPIView):
                 if not page.more:
                     if page.ended and after >= page.version:
                         return  # the log is complete; the client's reconnection gets a 204
+                    if not follow:
+                        return
                     while not await waiter.wait(heartbeat):
                         yield HEARTBEAT
                         # A lost hint costs one heartbeat at most: the feed reads again if it has not lately.
@@ -212,28 +249,31 @@ async def _page(feed: GameFeed, game_id: int, user: Any, after: int) -> FeedPage
 class MyStreamView(AsyncAPIView):
     @extend_schema(
         operation_id="me_stream",
-        parameters=[OpenApiParameter("token", str, description="A stream token instead of a header.")],
+        parameters=[MyStreamQuery],
         responses={
             (200, EVENT_STREAM): OpenApiResponse(
-                OpenApiTypes.STR,
+                MyStreamEvent,
                 description=(
-                    "`text/event-stream` of your games: first a `turn.due` for each decision yours now, then "
+                    "`text/event-stream` (the schema is each event's) of your games: first a `turn.due` for each "
+                    "decision yours now, then "
                     "`game.started`, `turn.due` (`game`, `kind`, `seat`, `version`, `deadline`, `seconds_left`) "
                     "and `game.finished` (with `result`) as they happen. Comments every 15 s of silence."
                 ),
             ),
-            **error_responses(401, 429),
+            **error_responses("MeStream", {400: (ErrorCode.INVALID,)}, 401, *READ),
         },
     )
     async def get(self, request: Request) -> HttpResponseBase:
-        """Your turns and your games' starts and ends, across all your games, live."""
+        """Your turns and your games' starts and ends, across all your games, live. With `follow=false`, the
+        turns due now, then the stream ends."""
+        params = query(request, MyStreamQuery)
         user_id = request.user.pk
         if user_id is None:  # IsAuthenticated lets no anonymous caller here; be explicit all the same
             raise ApplicationError("not_authenticated", "log in to follow your games")
         waiter = hub().watch(user=user_id)
-        return _stream(self._events(user_id, waiter), waiter)
+        return _stream(self._events(user_id, waiter, follow=params["follow"]), waiter)
 
-    async def _events(self, user_id: int, waiter: Any) -> Any:
+    async def _events(self, user_id: int, waiter: Any, *, follow: bool) -> Any:
         heartbeat = settings.STREAMS_HEARTBEAT_SECONDS
         before: dict[int, live.MyGame] | None = None
         try:
@@ -243,6 +283,8 @@ class MyStreamView(AsyncAPIView):
                 news = await database(live.my_stream_news, before, now)
                 for name, payload in news:
                     yield sse(payload, event=name)
+                if not follow:
+                    return
                 before = {game: row for game, row in now.items() if row.status in live.LIVE_STATUSES}
                 if not await waiter.wait(heartbeat):
                     yield HEARTBEAT  # then read again: a lost hint costs one heartbeat at most
@@ -259,10 +301,14 @@ class StreamTokenView(APIView):
     @extend_schema(
         operation_id="me_stream_token_create",
         request=None,
-        responses={201: StreamTokenOutput, **error_responses(401, 429)},
+        responses={
+            201: StreamTokenOutput,
+            **error_responses("MeStreamTokenCreate", {400: (ErrorCode.INVALID,)}, 401, *READ),
+        },
     )
     def post(self, request: Request) -> Response:
         """A token that opens your streams as `?token=` for 60 s, for browsers' `EventSource`, which cannot send
         an `Authorization` header. A stream opened with it stays open; revoking your API token voids it."""
+        query(request, NoQuery)
         token = stream_token_create(request.user, request.auth)
         return Response(StreamTokenOutput({"token": token, "expires_in": STREAM_TOKEN_MAX_AGE}).data, status=201)

@@ -131,8 +131,10 @@ def test_stream_errors_answer_json_with_a_code(server):
     cases = [
         (httpx.get(server.base + f"games/{game['id']}/stream/", headers=accept), 401, "not_authenticated"),
         (alice.get("games/999999/stream/", headers=accept), 404, "game_not_found"),
-        (alice.get(f"games/{game['id']}/stream/", headers={**accept, "Last-Event-ID": "x"}), 400, "invalid_parameter"),
-        (alice.get(f"games/{game['id']}/stream/", params={"after": "-1"}), 400, "invalid_parameter"),
+        (alice.get(f"games/{game['id']}/stream/", headers={**accept, "Last-Event-ID": "x"}), 400, "invalid"),
+        (alice.get(f"games/{game['id']}/stream/", params={"after": "-1"}), 400, "invalid"),
+        (alice.get(f"games/{game['id']}/stream/", params={"folow": "false"}), 400, "invalid"),
+        (alice.get("me/stream/", params={"follow": "maybe"}), 400, "invalid"),
         (alice.post(f"games/{game['id']}/stream/"), 405, "method_not_allowed"),
         (httpx.get(server.base + "me/stream/", params={"token": "forged"}), 401, "authentication_failed"),
     ]
@@ -140,6 +142,9 @@ def test_stream_errors_answer_json_with_a_code(server):
         assert response.status_code == status, response.text
         assert response.headers["content-type"] == "application/json"
         assert response.json()["code"] == code
+    # An invalid request names what is wrong.
+    assert set(cases[2][0].json()["errors"]) == {"Last-Event-ID"}
+    assert set(cases[4][0].json()["errors"]) == {"folow"}
 
 
 def test_a_stream_token_opens_streams_for_a_minute_and_dies_with_its_api_token(server):
@@ -227,3 +232,24 @@ def _many_viewers_follow_one_game(server: LiveServer, tag: str) -> None:
     assert logs["alice"] != logs["bob"] and logs["alice"] != logs["carol"]
     assert logs["carol"] == logs["dan"] == logs["erin"]
     assert None in list(_cards(logs["carol"]))
+
+
+def test_follow_false_sends_what_there_is_then_ends(server):
+    alice, bob = server.player("follow-alice"), server.player("follow-bob")
+    game = alice.post("games/", json={"kind": "palace-poker", "seats": 2}).json()
+    for client in (alice, bob):
+        assert client.post(f"games/{game['id']}/seats/", json={}).status_code == 201
+    started = time.monotonic()
+    answer = alice.get(f"games/{game['id']}/stream/", params={"follow": "false"}, timeout=10)
+    assert answer.status_code == 200 and answer.headers["content-type"] == "text/event-stream"
+    got = [item for item in read_sse(answer) if item.comment is None]
+    log = alice.get(f"games/{game['id']}/events/").json()
+    assert [item.data for item in got] == log["results"] and log["results"], "the whole log, then the end"
+    # From a point on; the game is live, yet the answer ends at once.
+    later = alice.get(f"games/{game['id']}/stream/", params={"follow": "false", "after": 2}, timeout=10)
+    assert [int(item.id or 0) for item in read_sse(later) if item.comment is None] == list(range(3, log["version"] + 1))
+    assert time.monotonic() - started < 5, "a heartbeat's wait would mean the stream did not end"
+    # The caller's own stream: the turns due now, then the end.
+    mine = [item for item in read_sse(alice.get("me/stream/", params={"follow": "false"}, timeout=10))]
+    due = alice.get("me/turns/").json()
+    assert [item.data["game"] for item in mine if item.event == "turn.due"] == [turn["game"] for turn in due]
