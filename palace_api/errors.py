@@ -78,7 +78,7 @@ class ErrorCode(StrEnum):
 class ApplicationError(Exception):
     """A refusal a service raises on purpose: answered with ``status`` and ``{"code", "detail", **extra}``.
 
-    ``extra`` must be JSON-serialisable.
+    ``extra`` must be JSON-serialisable; a ``retry_after`` in it (whole seconds) is also sent as ``Retry-After``.
     """
 
     status = 400
@@ -218,7 +218,10 @@ def error_responses(
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF's EXCEPTION_HANDLER: every error a DRF view raises, in the one shape; None (a 500) for bugs."""
     if isinstance(exc, ApplicationError):
-        return _respond(exc.status, error_body(exc.code, exc.detail, **exc.extra))
+        # A service's own 429 says how long to wait as DRF's throttles do: in the body and in Retry-After.
+        retry_after = exc.extra.get("retry_after")
+        headers = {"Retry-After": str(retry_after)} if retry_after is not None else None
+        return _respond(exc.status, error_body(exc.code, exc.detail, **exc.extra), headers=headers)
     if isinstance(exc, EngineError):
         return _respond(400, error_body(exc.code, exc.message))
     if isinstance(exc, DATABASE_DOWN):
