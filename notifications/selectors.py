@@ -129,9 +129,10 @@ def still_waiting(mail: Mail) -> bool:
     return bool(set(pairs) & set(waiting))
 
 
-def confirmations_since(user: AbstractBaseUser, since: datetime) -> int:
-    """How many confirmation mails were made for ``user`` since ``since``."""
-    return Mail.objects.filter(user=user, kind=MailKind.CONFIRM, created__gte=since).count()
+def confirmations_since(user: AbstractBaseUser, since: datetime) -> list[datetime]:
+    """When each confirmation mail made for ``user`` since ``since`` was made, oldest first."""
+    rows = Mail.objects.filter(user=user, kind=MailKind.CONFIRM, created__gte=since).order_by("created")
+    return list(rows.values_list("created", flat=True))
 
 
 def due_mails(*, now: datetime, limit: int = 200) -> list[int]:

@@ -13,8 +13,8 @@
 
       @extend_schema(responses={201: GameOut, **error_responses("GamesCreate", {400: ("invalid",)}, 401, 429)})
 
-  400 carries ``errors``, 429 ``retry_after``, 413 ``limit``. The token schemes (``Bearer`` and ``Token``) reach
-  the schema through ``players.auth.TokenScheme``.
+  400 with ``invalid`` carries ``errors``, 429 ``retry_after``, 413 ``limit``. The token schemes (``Bearer`` and
+  ``Token``) reach the schema through ``players.auth.TokenScheme``.
 """
 
 from __future__ import annotations
@@ -78,7 +78,7 @@ class ErrorCode(StrEnum):
 class ApplicationError(Exception):
     """A refusal a service raises on purpose: answered with ``status`` and ``{"code", "detail", **extra}``.
 
-    ``extra`` must be JSON-serialisable.
+    ``extra`` must be JSON-serialisable; a ``retry_after`` in it (whole seconds) is also sent as ``Retry-After``.
     """
 
     status = 400
@@ -152,6 +152,7 @@ ERROR_DESCRIPTIONS = {
     429: "`throttled`: wait `retry_after` seconds (also the `Retry-After` header).",
     503: "`service_unavailable`: the database cannot be reached; wait `retry_after` seconds (also `Retry-After`).",
 }
+_PLAIN_400 = "Refused: the code says why (this operation names no fields in its refusals)."
 
 # Codes every operation may answer with at a status, whatever it does.
 _GENERIC_CODES: dict[int, tuple[str, ...]] = {
@@ -177,7 +178,8 @@ def error_responses(
     ``operation``: a CamelCase name for the components (``GamesCreate`` gives ``GamesCreateError400``...);
     ``codes``: status -> the codes the operation raises at it; ``statuses``: further statuses whose codes are
     generic (401, 405, 413, 415, 429). Each status gets its own component whose ``code`` is an enum of those
-    codes, on the right base: ``errors`` on 400 (with ``invalid``), ``retry_after`` on 429, ``limit`` on 413.
+    codes, on the right base: ``errors`` on a 400 that lists ``invalid``, ``retry_after`` on 429, ``limit`` on
+    413.
 
     The older form, statuses alone (``error_responses(400, 401, 404)``), still gives each status its shape with
     ``code`` a free string; an operation documented so has not yet said which codes it answers.
@@ -198,17 +200,20 @@ def error_responses(
         wanted.setdefault(status, _GENERIC_CODES[status])
     responses = {}
     for status in sorted(wanted):
-        base = _BASE_BY_STATUS.get(status, ErrorSerializer)
         choices = [str(code) for code in dict.fromkeys(wanted[status])]
+        # Only the serializers' refusal (``invalid``) names fields: a 400 that cannot carry it has no ``errors``.
+        plain_400 = status == 400 and ErrorCode.INVALID not in choices
+        base = ErrorSerializer if plain_400 else _BASE_BY_STATUS.get(status, ErrorSerializer)
+        description = _PLAIN_400 if plain_400 else ERROR_DESCRIPTIONS.get(status, "Error.")
         serializer = type(
             f"{operation}Error{status}",
             (base,),
             {
                 "code": serializers.ChoiceField(choices=choices, help_text="Machine-readable; clients match on it."),
-                "__doc__": ERROR_DESCRIPTIONS.get(status, "Error."),
+                "__doc__": description,
             },
         )
-        responses[status] = OpenApiResponse(response=serializer, description=ERROR_DESCRIPTIONS.get(status, "Error."))
+        responses[status] = OpenApiResponse(response=serializer, description=description)
     return responses
 
 
@@ -218,7 +223,10 @@ def error_responses(
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF's EXCEPTION_HANDLER: every error a DRF view raises, in the one shape; None (a 500) for bugs."""
     if isinstance(exc, ApplicationError):
-        return _respond(exc.status, error_body(exc.code, exc.detail, **exc.extra))
+        # A service's own 429 says how long to wait as DRF's throttles do: in the body and in Retry-After.
+        retry_after = exc.extra.get("retry_after")
+        headers = {"Retry-After": str(retry_after)} if retry_after is not None else None
+        return _respond(exc.status, error_body(exc.code, exc.detail, **exc.extra), headers=headers)
     if isinstance(exc, EngineError):
         return _respond(400, error_body(exc.code, exc.message))
     if isinstance(exc, DATABASE_DOWN):

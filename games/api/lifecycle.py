@@ -13,10 +13,20 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.serializers import ActionResultOutput, render
+from games.api.views import GAME_NOT_FOUND, READ
 from games.models import GameStatus
 from games.selectors.home import my_game_row, my_games
 from games.services.lifecycle import game_cancel, game_resign, seat_leave
 from palace_api.errors import ApplicationError, error_responses
+
+BODYLESS_POST = (405, 413, 429)
+"""Generic errors of a POST that reads no body: any body over the limit is refused before the view (413)."""
+NO_BODY = (405, 429)
+"""Generic errors of a DELETE (it reads no body, whatever its size)."""
+INVALID_PARAMETER = "invalid_parameter"
+# A game over or cancelled; version_conflict: the unique (game, seq) guard of games.services.log, should two
+# writers ever meet.
+CONFLICTS = ("game_finished", "game_cancelled", "version_conflict")
 
 
 class SeatLeftOutput(serializers.Serializer):
@@ -56,7 +66,22 @@ class ResignView(APIView):
     @extend_schema(
         operation_id="games_resign",
         request=None,
-        responses={200: ActionResultOutput, **error_responses(400, 401, 403, 404, 409, 429)},
+        responses={
+            200: ActionResultOutput,
+            **error_responses(
+                "GamesResign",
+                {
+                    400: ("not_in_match",),
+                    403: ("not_seated",),
+                    **GAME_NOT_FOUND,
+                    409: ("game_not_started", *CONFLICTS),
+                    # Resigning can end a hand: the next deal's shuffle may be a prearranged one that does not fit.
+                    422: ("invalid_prearranged_shuffle",),
+                },
+                401,
+                *BODYLESS_POST,
+            ),
+        },
     )
     def post(self, request: Request, game_id: int) -> Response:
         """Leave your running match for good, in turn or not. Palace Poker: you fold the hand and leave the
@@ -70,7 +95,15 @@ class MySeatView(APIView):
     @extend_schema(
         operation_id="games_seats_mine_destroy",
         request=None,
-        responses={200: SeatLeftOutput, **error_responses(401, 403, 404, 409, 429)},
+        responses={
+            200: SeatLeftOutput,
+            **error_responses(
+                "GamesSeatsMineDestroy",
+                {403: ("not_seated",), **GAME_NOT_FOUND, 409: ("game_started", *CONFLICTS)},
+                401,
+                *NO_BODY,
+            ),
+        },
     )
     def delete(self, request: Request, game_id: int) -> Response:
         """Leave your seat at a game that has not started; the seat is free again (`seat_left` in the log)."""
@@ -82,7 +115,15 @@ class CancelView(APIView):
     @extend_schema(
         operation_id="games_cancel",
         request=None,
-        responses={200: CancelledOutput, **error_responses(401, 403, 404, 409, 429)},
+        responses={
+            200: CancelledOutput,
+            **error_responses(
+                "GamesCancel",
+                {403: ("creator_only",), **GAME_NOT_FOUND, 409: ("game_started", *CONFLICTS)},
+                401,
+                *BODYLESS_POST,
+            ),
+        },
     )
     def post(self, request: Request, game_id: int) -> Response:
         """Cancel a game you created that has not started (`game_cancelled` in the log): its status becomes
@@ -107,14 +148,17 @@ class MyGamesView(APIView):
             OpenApiParameter("limit", int),
             OpenApiParameter("offset", int),
         ],
-        responses={200: MyGamePageOutput, **error_responses(400, 401, 429)},
+        responses={
+            200: MyGamePageOutput,
+            **error_responses("MeGamesList", {400: (INVALID_PARAMETER,)}, 401, *READ),
+        },
     )
     def get(self, request: Request) -> Response:
         """Your games, for a home screen: active first (those where the decision is yours first), then
         waiting, finished and cancelled; each with your seat and whether the decision is yours."""
         wanted = request.query_params.get("status") or None
         if wanted is not None and wanted not in GameStatus.values:
-            raise ApplicationError("invalid_parameter", f"'status' is one of {GameStatus.values}")
+            raise ApplicationError(INVALID_PARAMETER, f"'status' is one of {GameStatus.values}")
         paginator = MyGamesPagination()
         page = paginator.paginate_queryset(my_games(request.user, status=wanted), request, view=self)
         rows = [my_game_row(game, request.user) for game in page]

@@ -11,16 +11,22 @@ from rest_framework.views import APIView
 from notifications.api.serializers import EmailOutput, EmailSetInput, PreferencesInput, email_row
 from notifications.selectors import address_of
 from notifications.services import email_remove, email_set, preferences_update
-from palace_api.errors import error_responses
+from notifications.services.account import INVALID_EMAIL, NO_EMAIL, TOO_MANY_CONFIRMATIONS
+from palace_api.errors import ErrorCode, error_responses
 
 TAGS = ["me"]
+BODY = (405, 413, 415, 429)
+"""Generic errors of an operation that takes a body."""
+NO_BODY = (405, 429)
+"""Generic errors of an operation without a body (GET, DELETE)."""
+INVALID_BODY = (ErrorCode.INVALID, ErrorCode.MALFORMED_JSON, ErrorCode.NESTING_TOO_DEEP)
 
 
 class EmailApi(APIView):
     @extend_schema(
         tags=TAGS,
         summary="Your email address and mail preferences",
-        responses={200: EmailOutput, **error_responses(401, 429)},
+        responses={200: EmailOutput, **error_responses("MeEmailRetrieve", {}, 401, *NO_BODY)},
     )
     def get(self, request: Request) -> Response:
         return Response(EmailOutput(email_row(address_of(request.user))).data)
@@ -35,7 +41,21 @@ class EmailApi(APIView):
             "too_many_confirmations after 5 links in 24 hours."
         ),
         request=EmailSetInput,
-        responses={200: EmailOutput, 202: EmailOutput, **error_responses(400, 401, 415, 429)},
+        responses={
+            200: EmailOutput,
+            202: EmailOutput,
+            **error_responses(
+                "MeEmailCreate",
+                {
+                    # invalid_email: an address the serializer takes that is no longer one once its domain is
+                    # lowercased (a dotted capital I becomes two characters).
+                    400: (*INVALID_BODY, INVALID_EMAIL),
+                    429: (ErrorCode.THROTTLED, TOO_MANY_CONFIRMATIONS),
+                },
+                401,
+                *BODY,
+            ),
+        },
     )
     def post(self, request: Request) -> Response:
         serializer = EmailSetInput(data=request.data)
@@ -49,7 +69,10 @@ class EmailApi(APIView):
         summary="Turn turn or finished-game mails on or off",
         description="404 no_email before an address is set.",
         request=PreferencesInput,
-        responses={200: EmailOutput, **error_responses(400, 401, 404, 415, 429)},
+        responses={
+            200: EmailOutput,
+            **error_responses("MeEmailPartialUpdate", {400: INVALID_BODY, 404: (NO_EMAIL,)}, 401, *BODY),
+        },
     )
     def patch(self, request: Request) -> Response:
         serializer = PreferencesInput(data=request.data)
@@ -63,7 +86,7 @@ class EmailApi(APIView):
         request=None,
         responses={
             204: OpenApiResponse(description="Removed; no mail goes out any more."),
-            **error_responses(401, 404, 429),
+            **error_responses("MeEmailDestroy", {404: (NO_EMAIL,)}, 401, *NO_BODY),
         },
     )
     def delete(self, request: Request) -> Response:

@@ -8,6 +8,7 @@ the authority).
 
 from __future__ import annotations
 
+import math
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
@@ -30,6 +31,7 @@ TOO_MANY_CONFIRMATIONS = "too_many_confirmations"
 
 CONFIRMATIONS_PER_DAY = 5
 """Confirmation mails an account may have sent in 24 hours: setting an address mails a stranger's inbox."""
+CONFIRMATION_WINDOW = timedelta(days=1)
 
 
 class TooManyRequestsError(ApplicationError):
@@ -53,17 +55,23 @@ def email_set(*, user: AbstractBaseUser, address: str) -> EmailAddress:
     link (valid 7 days) goes to it, and no other mail until it is confirmed; pending mails to the old address are
     cancelled. The same address again, unconfirmed, sends the link again; already confirmed, changes nothing.
     Preferences are kept. Raises ``ApplicationError("invalid_email")`` and ``TooManyRequestsError``
-    (429, ``too_many_confirmations``: more than ``CONFIRMATIONS_PER_DAY`` links in 24 hours)."""
+    (429, ``too_many_confirmations``: more than ``CONFIRMATIONS_PER_DAY`` links in 24 hours; ``retry_after``:
+    whole seconds until one more may be sent)."""
     address = _normalized(address)
     # The row lock serialises two requests of one account, so the daily count holds.
     get_user_model().objects.select_for_update().filter(pk=user.pk).first()
     row = EmailAddress.objects.filter(user=user).first()
     if row is not None and row.address == address and row.confirmed_at is not None:
         return row
-    if confirmations_since(user, timezone.now() - timedelta(days=1)) >= CONFIRMATIONS_PER_DAY:
+    now = timezone.now()
+    sent = confirmations_since(user, now - CONFIRMATION_WINDOW)
+    if len(sent) >= CONFIRMATIONS_PER_DAY:
+        # One more may go once this link leaves the window: fewer than CONFIRMATIONS_PER_DAY are left in it.
+        frees_at = sent[len(sent) - CONFIRMATIONS_PER_DAY] + CONFIRMATION_WINDOW
         raise TooManyRequestsError(
             TOO_MANY_CONFIRMATIONS,
             f"At most {CONFIRMATIONS_PER_DAY} confirmation mails a day: use the link of one already sent.",
+            retry_after=max(1, math.ceil((frees_at - now).total_seconds())),
         )
     if row is None:
         row = EmailAddress.objects.create(user=user, address=address)

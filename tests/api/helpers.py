@@ -13,3 +13,65 @@ def assert_error(response: Any, status: int, code: str) -> dict[str, Any]:
     assert body["code"] == code, body
     assert isinstance(body["detail"], str) and body["detail"], body
     return body
+
+
+# --- the errors the schema documents ---
+
+
+def resolve(schema: dict[str, Any], node: dict[str, Any]) -> dict[str, Any]:
+    """``node`` with a ``$ref`` (alone, or the one item of an ``allOf``) followed to its component."""
+    while True:
+        if "$ref" in node:
+            node = schema["components"]["schemas"][node["$ref"].rsplit("/", 1)[-1]]
+        elif len(node.get("allOf", ())) == 1:
+            node = node["allOf"][0]
+        else:
+            return node
+
+
+def operations_of(schema: dict[str, Any], path: str) -> dict[str, dict[str, Any]]:
+    """``{method: operation}`` of the schema's path template that ``path`` (``/api/v1/games/7/``) matches; a
+    segment in braces matches any one segment. ``{}`` if none does."""
+    wanted = path.split("/")
+    for template, operations in sorted(schema["paths"].items(), key=lambda item: item[0].count("{")):
+        parts = template.split("/")
+        if len(parts) == len(wanted) and all(
+            part == segment or (part.startswith("{") and segment) for part, segment in zip(parts, wanted, strict=True)
+        ):
+            return {method: op for method, op in operations.items() if method not in ("parameters", "servers")}
+    return {}
+
+
+def documented_errors(schema: dict[str, Any], method: str, path: str) -> dict[int, dict[str, Any]]:
+    """``{status: the error body's component}`` of every 4xx and 5xx the operation serving ``method`` on
+    ``path`` documents."""
+    operation = operations_of(schema, path)[method.lower()]
+    return {
+        int(status): resolve(schema, response["content"]["application/json"]["schema"])
+        for status, response in operation["responses"].items()
+        if status[0] in "45"
+    }
+
+
+def documented_codes(schema: dict[str, Any], component: dict[str, Any]) -> list[str] | None:
+    """The ``code`` enum of an error body's component; None where ``code`` is a free string."""
+    return resolve(schema, component["properties"]["code"]).get("enum")
+
+
+def assert_documented_error(schema: dict[str, Any], response: Any, status: int, code: str) -> dict[str, Any]:
+    """The response is this error (``assert_error``), and its operation documents it: the status, the code in
+    that status's enum, and the body in that status's shape (every required field, no other). A 405 answers a
+    method no operation of the path serves: every operation of the path must document it. Returns the body."""
+    body = assert_error(response, status, code)
+    method, path = response.request["REQUEST_METHOD"].lower(), response.request["PATH_INFO"]
+    operations = operations_of(schema, path)
+    assert operations, f"no operation documents {path}"
+    methods = [method] if method in operations else list(operations) if status == 405 else []
+    assert methods, f"{method.upper()} {path} has no operation and was answered {status}"
+    for documented in methods:
+        errors = documented_errors(schema, documented, path)
+        assert status in errors, f"{documented.upper()} {path} does not document {status}: {sorted(errors)}"
+        component = errors[status]
+        assert code in (documented_codes(schema, component) or ()), (documented, path, status, code, component)
+        assert set(component.get("required", ())) <= set(body) <= set(component["properties"]), (body, component)
+    return body

@@ -50,6 +50,16 @@ def test_application_errors_answer_their_status_code_detail_and_extra(error_clas
     assert response.data == {"code": "seat_taken", "detail": "Seat 2 is taken.", "seat": 2}
 
 
+def test_an_application_error_with_retry_after_sends_it_as_the_retry_after_header_too() -> None:
+    class TooMany(ApplicationError):
+        status = 429
+
+    response = handle(TooMany("too_many_things", "Later.", retry_after=60))
+    assert response.status_code == 429
+    assert response["Retry-After"] == "60" and response.data["retry_after"] == 60
+    assert "Retry-After" not in handle(ConflictError("seat_taken", "taken"))
+
+
 def test_error_codes_from_the_enum_are_plain_strings() -> None:
     response = handle(ConflictError(ErrorCode.NAME_TAKEN, "taken"))
     assert response.data["code"] == "name_taken"

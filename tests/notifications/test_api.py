@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from datetime import timedelta
 from unittest import mock
 
 import pytest
@@ -150,6 +151,13 @@ def test_too_many_confirmation_mails_are_refused(make_player, auth_client):
     assert response.status_code == 429
     assert response.json()["code"] == "too_many_confirmations"
     assert client.get(URL).json()["address"] == "alice4@example.com"
+    # Like a throttle's 429, it says when to come back: once the oldest link of the day is a day old.
+    assert 86_300 < response.json()["retry_after"] <= 86_400
+    assert response["Retry-After"] == str(response.json()["retry_after"])
+    oldest = Mail.objects.filter(kind=MailKind.CONFIRM).order_by("created").first()
+    Mail.objects.filter(pk=oldest.pk).update(created=oldest.created - timedelta(hours=23))
+    response = client.post(URL, {"address": "alice9@example.com"})
+    assert response.status_code == 429 and 3_500 < response.json()["retry_after"] <= 3_600
 
 
 def test_removing_the_address_cancels_pending_mails(make_player, auth_client):

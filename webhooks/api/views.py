@@ -8,7 +8,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from palace_api.errors import error_responses
+from palace_api.errors import ErrorCode, error_responses
 from webhooks.api.serializers import (
     AttemptOutput,
     DeliveriesQuery,
@@ -19,17 +19,27 @@ from webhooks.api.serializers import (
     attempt_row,
     endpoint_row,
 )
-from webhooks.selectors.endpoints import endpoint_of, endpoints_of, recent_attempts
-from webhooks.services.endpoints import endpoint_create, endpoint_delete, endpoint_ping
+from webhooks.selectors.endpoints import WEBHOOK_NOT_FOUND, endpoint_of, endpoints_of, recent_attempts
+from webhooks.services.endpoints import WEBHOOK_LIMIT, endpoint_create, endpoint_delete, endpoint_ping
+from webhooks.services.url_guard import FORBIDDEN_URL, INVALID_URL, UNRESOLVABLE_URL
 
 TAGS = ["me"]
+BODY = (405, 413, 415, 429)
+"""Generic errors of an operation that takes a body."""
+NO_BODY = (405, 429)
+"""Generic errors of an operation without a body (GET, DELETE)."""
+BODYLESS_POST = (405, 413, 429)
+"""Generic errors of a POST that reads no body: any body over the limit is refused before the view (413)."""
+INVALID_BODY = (ErrorCode.INVALID, ErrorCode.MALFORMED_JSON, ErrorCode.NESTING_TOO_DEEP)
+# not_found: a path whose id is no number (``/me/webhooks/x/``); webhook_not_found: none of yours has that id.
+WEBHOOK_MISSING = {404: (WEBHOOK_NOT_FOUND, ErrorCode.NOT_FOUND)}
 
 
 class WebhookListCreateApi(APIView):
     @extend_schema(
         tags=TAGS,
         summary="Your webhooks",
-        responses={200: EndpointOutput(many=True), **error_responses(401, 429)},
+        responses={200: EndpointOutput(many=True), **error_responses("MeWebhooksList", {}, 401, *NO_BODY)},
     )
     def get(self, request: Request) -> Response:
         return Response(EndpointOutput([endpoint_row(row) for row in endpoints_of(request.user)], many=True).data)
@@ -43,7 +53,20 @@ class WebhookListCreateApi(APIView):
             "400 webhook_url_forbidden for loopback, private, link-local or metadata addresses."
         ),
         request=EndpointCreateInput,
-        responses={201: EndpointCreatedOutput, **error_responses(400, 401, 409, 415, 429)},
+        responses={
+            201: EndpointCreatedOutput,
+            **error_responses(
+                "MeWebhooksCreate",
+                {
+                    # The service's invalid_webhook_events never reaches a client: the serializer refuses an
+                    # empty or unknown event first (invalid).
+                    400: (*INVALID_BODY, INVALID_URL, FORBIDDEN_URL, UNRESOLVABLE_URL),
+                    409: (WEBHOOK_LIMIT,),
+                },
+                401,
+                *BODY,
+            ),
+        },
     )
     def post(self, request: Request) -> Response:
         serializer = EndpointCreateInput(data=request.data)
@@ -59,7 +82,10 @@ class WebhookDetailApi(APIView):
         tags=TAGS,
         summary="Remove a webhook",
         request=None,
-        responses={204: OpenApiResponse(description="Removed."), **error_responses(401, 404, 429)},
+        responses={
+            204: OpenApiResponse(description="Removed."),
+            **error_responses("MeWebhooksDestroy", WEBHOOK_MISSING, 401, *NO_BODY),
+        },
     )
     def delete(self, request: Request, webhook_id: int) -> Response:
         endpoint_delete(user=request.user, endpoint_id=webhook_id)
@@ -72,7 +98,7 @@ class WebhookPingApi(APIView):
         summary="Send a webhook.ping",
         description="Queues one signed webhook.ping, also to a disabled webhook; one that succeeds enables it again.",
         request=None,
-        responses={202: PingOutput, **error_responses(401, 404, 429)},
+        responses={202: PingOutput, **error_responses("MeWebhooksPingCreate", WEBHOOK_MISSING, 401, *BODYLESS_POST)},
     )
     def post(self, request: Request, webhook_id: int) -> Response:
         message = endpoint_ping(user=request.user, endpoint_id=webhook_id)
@@ -84,7 +110,12 @@ class WebhookDeliveriesApi(APIView):
         tags=TAGS,
         summary="A webhook's last delivery attempts",
         parameters=[DeliveriesQuery],
-        responses={200: AttemptOutput(many=True), **error_responses(400, 401, 404, 429)},
+        responses={
+            200: AttemptOutput(many=True),
+            **error_responses(
+                "MeWebhooksDeliveriesList", {400: (ErrorCode.INVALID,), **WEBHOOK_MISSING}, 401, *NO_BODY
+            ),
+        },
     )
     def get(self, request: Request, webhook_id: int) -> Response:
         query = DeliveriesQuery(data=request.query_params)

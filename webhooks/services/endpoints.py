@@ -19,6 +19,7 @@ from webhooks.services.scheduling import deliver_after_commit
 from webhooks.services.url_guard import check_url
 
 SECRET_BYTES = 24
+WEBHOOK_LIMIT = "webhook_limit"
 
 
 def new_secret() -> str:
@@ -48,7 +49,7 @@ def endpoint_create(*, user: AbstractBaseUser, url: str, events: list[str]) -> E
     events = _check_events(events)
     check_url(url)
     if Endpoint.objects.filter(user=user).count() >= settings.WEBHOOK_MAX_ENDPOINTS:
-        raise ConflictError("webhook_limit", f"at most {settings.WEBHOOK_MAX_ENDPOINTS} webhooks per player")
+        raise ConflictError(WEBHOOK_LIMIT, f"at most {settings.WEBHOOK_MAX_ENDPOINTS} webhooks per player")
     return Endpoint.objects.create(user=user, url=url, events=events, secret=new_secret())
 
 

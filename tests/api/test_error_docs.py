@@ -1,0 +1,235 @@
+"""The errors each operation documents (issue 10): in the served schema every error's ``code`` is an enum and
+each status has its shape; over HTTP, refusals of every kind answer a status and code their operation lists,
+in that status's shape (``tests.api.helpers.assert_documented_error``)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.core.management import call_command
+
+from tests.api.helpers import assert_documented_error, documented_codes, documented_errors, operations_of
+
+# The three operations of games/api/streams.py, whose codes another branch documents: they still have the free
+# `code` of the older error_responses form. Delete this constant, and its uses, when that branch is merged.
+PENDING_STREAM_OPERATIONS = frozenset({"games_stream", "me_stream", "me_stream_token_create"})
+
+BODY_METHODS = ("post", "put", "patch")
+GENERIC = {
+    401: ["not_authenticated", "authentication_failed"],
+    405: ["method_not_allowed"],
+    413: ["payload_too_large"],
+    415: ["unsupported_media_type"],
+}
+
+
+@pytest.fixture(scope="module")
+def schema(tmp_path_factory) -> dict:
+    """The schema /api/schema/ serves, as JSON."""
+    path = tmp_path_factory.mktemp("schema") / "schema.json"
+    call_command("spectacular", "--format", "openapi-json", "--file", str(path))
+    return json.loads(path.read_text())
+
+
+def every_operation(schema: dict) -> list[tuple[str, str, dict]]:
+    """``(path, method, operation)`` of every operation but the pending ones."""
+    return [
+        (path, method, operation)
+        for path, operations in schema["paths"].items()
+        for method, operation in operations.items()
+        if isinstance(operation, dict) and operation.get("operationId") not in (None, *PENDING_STREAM_OPERATIONS)
+    ]
+
+
+def concrete(path: str) -> str:
+    """A path of the template with every parameter 1 (no game or webhook has that id in these tests)."""
+    return "/".join("1" if part.startswith("{") else part for part in path.split("/"))
+
+
+# --- the schema ---
+
+
+def test_every_error_of_every_operation_names_its_codes_in_an_enum(schema):
+    free = [
+        (operation["operationId"], status)
+        for path, method, operation in every_operation(schema)
+        for status, component in documented_errors(schema, method, path).items()
+        if not documented_codes(schema, component)
+    ]
+    assert not free, f"errors whose code is a free string: {free}"
+    assert len(every_operation(schema)) > 20
+
+
+def test_every_error_has_the_shape_of_its_status(schema):
+    """``errors`` on a 400 that lists ``invalid`` (and only there), ``retry_after`` on 429, ``limit`` on 413; the
+    generic statuses carry their generic codes alone; every operation lists 405 and 429, and 401 unless it is
+    open."""
+    for path, method, operation in every_operation(schema):
+        errors = documented_errors(schema, method, path)
+        name = operation["operationId"]
+        for status, component in errors.items():
+            codes = documented_codes(schema, component)
+            fields, required = set(component["properties"]), set(component["required"])
+            assert {"code", "detail"} <= required, (name, status)
+            extra = {413: {"limit"}, 429: {"retry_after"}}.get(status, set())
+            assert required >= extra, (name, status, required)
+            if status == 400 and "invalid" in codes:
+                extra = {"errors"}  # absent from a 400 of another code
+            assert fields == {"code", "detail", *extra}, (name, status, fields)
+            if status in GENERIC:
+                assert codes == GENERIC[status], (name, status, codes)
+        assert {405, 429} <= set(errors), name
+        assert (401 in errors) == bool(operation.get("security")), name
+
+
+def test_only_an_operation_that_reads_a_json_body_lists_415_and_any_post_put_or_patch_lists_413(schema):
+    for path, method, operation in every_operation(schema):
+        errors = documented_errors(schema, method, path)
+        name = operation["operationId"]
+        assert (415 in errors) == ("requestBody" in operation), name
+        # The middleware refuses any body over the limit under /api/, read or not; a GET's or DELETE's never.
+        assert (413 in errors) == (method in BODY_METHODS), name
+
+
+# --- over HTTP: refusals any operation can meet ---
+
+
+def test_an_anonymous_request_is_a_documented_401_wherever_a_token_is_needed(schema, api_client):
+    for path, method, operation in every_operation(schema):
+        if operation.get("security"):
+            response = getattr(api_client, method)(concrete(path))
+            assert_documented_error(schema, response, 401, "not_authenticated")
+
+
+@pytest.mark.django_db
+def test_an_unknown_token_is_a_documented_401(schema, auth_client):
+    response = auth_client("not-a-token").get("/api/v1/me/webhooks/")
+    assert_documented_error(schema, response, 401, "authentication_failed")
+
+
+def test_a_method_a_path_does_not_serve_is_a_405_every_operation_of_the_path_lists(schema, auth_client, make_player):
+    client = auth_client(make_player("alice")[1])
+    for path in schema["paths"]:
+        operations = operations_of(schema, concrete(path))
+        if {op["operationId"] for op in operations.values()} & PENDING_STREAM_OPERATIONS:
+            continue
+        method = next(method for method in ("put", "patch", "delete", "post") if method not in operations)
+        assert_documented_error(schema, getattr(client, method)(concrete(path)), 405, "method_not_allowed")
+
+
+def test_a_body_over_the_limit_is_a_documented_413_for_every_post_put_or_patch(
+    schema, auth_client, make_player, settings
+):
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 64
+    client = auth_client(make_player("alice")[1])
+    for path, method, _ in every_operation(schema):
+        if method in BODY_METHODS:
+            response = client.generic(method.upper(), concrete(path), "x" * 65, content_type="application/json")
+            body = assert_documented_error(schema, response, 413, "payload_too_large")
+            assert body["limit"] == 64
+
+
+def test_a_body_that_is_not_json_is_a_documented_415_where_one_is_read_and_ignored_elsewhere(
+    schema, auth_client, make_player
+):
+    for path, method, operation in every_operation(schema):
+        if method not in BODY_METHODS:
+            continue
+        # A fresh player each time: logging out revokes the token it was sent with.
+        client = auth_client(make_player()[1])
+        response = client.generic(method.upper(), concrete(path), "address=a", content_type="text/plain")
+        if "requestBody" in operation:
+            assert_documented_error(schema, response, 415, "unsupported_media_type")
+        else:
+            assert response.status_code != 415, (path, response.content)
+
+
+def test_throttled_is_a_documented_429_with_retry_after(schema, auth_client, make_player, throttle_rates):
+    throttle_rates(user="1/min")
+    client = auth_client(make_player("alice")[1])
+    assert client.get("/api/v1/me/webhooks/").status_code == 200
+    body = assert_documented_error(schema, client.get("/api/v1/me/webhooks/"), 429, "throttled")
+    assert body["retry_after"] >= 1
+
+
+# --- over HTTP: each operation's own refusals ---
+
+
+@pytest.fixture
+def alice(auth_client, make_player, throttle_rates):
+    throttle_rates(user=None)  # more requests a minute than the per-player throttle allows
+    return auth_client(make_player("alice")[1])
+
+
+def test_me_email_refusals_are_documented(schema, alice):
+    url = "/api/v1/me/email/"
+    assert_documented_error(schema, alice.patch(url, {"turn": False}, format="json"), 404, "no_email")
+    assert_documented_error(schema, alice.delete(url), 404, "no_email")
+    assert_documented_error(schema, alice.patch(url, {"turn": "often"}, format="json"), 400, "invalid")
+    body = assert_documented_error(schema, alice.post(url, {"address": "nope"}, format="json"), 400, "invalid")
+    assert body["errors"]["address"]
+    malformed = alice.generic("POST", url, "{", content_type="application/json")
+    assert_documented_error(schema, malformed, 400, "malformed_json")
+    deep = alice.generic("POST", url, "[" * 40 + "]" * 40, content_type="application/json")
+    assert_documented_error(schema, deep, 400, "nesting_too_deep")
+    # Valid to the serializer; its domain lowercased (a dotted capital I is two characters then) is not.
+    odd = alice.post(url, {"address": "a@" + "\u0130" * 60 + ".com"}, format="json")
+    assert_documented_error(schema, odd, 400, "invalid_email")
+    for number in range(5):
+        assert alice.post(url, {"address": f"alice{number}@example.com"}, format="json").status_code == 202
+    response = alice.post(url, {"address": "alice9@example.com"}, format="json")
+    body = assert_documented_error(schema, response, 429, "too_many_confirmations")
+    assert response["Retry-After"] == str(body["retry_after"])
+
+
+def test_me_webhooks_refusals_are_documented(schema, alice, settings):
+    url = "/api/v1/me/webhooks/"
+    empty = alice.post(url, {"url": "https://example.com/", "events": []}, format="json")
+    assert_documented_error(schema, empty, 400, "invalid")
+    spaced = alice.post(url, {"url": "http://a b/", "events": ["turn.due"]}, format="json")
+    assert_documented_error(schema, spaced, 400, "invalid_webhook_url")
+    ftp = alice.post(url, {"url": "ftp://example.com/", "events": ["turn.due"]}, format="json")
+    assert_documented_error(schema, ftp, 400, "webhook_url_forbidden")
+    settings.WEBHOOK_ALLOWED_NETWORKS = ["127.0.0.0/8"]
+    settings.WEBHOOK_MAX_ENDPOINTS = 0
+    full = alice.post(url, {"url": "http://127.0.0.1:9/hook", "events": ["turn.due"]}, format="json")
+    assert_documented_error(schema, full, 409, "webhook_limit")
+    for missing in (alice.delete(f"{url}999/"), alice.post(f"{url}999/ping/"), alice.get(f"{url}999/deliveries/")):
+        assert_documented_error(schema, missing, 404, "webhook_not_found")
+    assert_documented_error(schema, alice.delete(f"{url}x/"), 404, "not_found")
+    assert_documented_error(schema, alice.get(f"{url}999/deliveries/?limit=0"), 400, "invalid")
+
+
+def create_game(client, seats: int = 3) -> str:
+    response = client.post("/api/v1/games/", {"kind": "palace", "seats": seats, "options": {}}, format="json")
+    assert response.status_code == 201, response.content
+    return f"/api/v1/games/{response.json()['id']}/"
+
+
+def test_lifecycle_refusals_are_documented(schema, alice, auth_client, make_player):
+    ben, cat = auth_client(make_player("ben")[1]), auth_client(make_player("cat")[1])
+    for action, method in (("resign/", alice.post), ("cancel/", alice.post), ("seats/mine/", alice.delete)):
+        assert_documented_error(schema, method(f"/api/v1/games/999/{action}"), 404, "game_not_found")
+        assert_documented_error(schema, method(f"/api/v1/games/x/{action}"), 404, "not_found")
+    game = create_game(alice)
+    assert_documented_error(schema, alice.post(game + "resign/"), 403, "not_seated")
+    assert_documented_error(schema, alice.delete(game + "seats/mine/"), 403, "not_seated")
+    assert_documented_error(schema, ben.post(game + "cancel/"), 403, "creator_only")
+    assert alice.post(game + "seats/", {"seat": 0}, format="json").status_code == 201
+    assert_documented_error(schema, alice.post(game + "resign/"), 409, "game_not_started")
+    assert alice.post(game + "cancel/").status_code == 200
+    assert_documented_error(schema, alice.post(game + "cancel/"), 409, "game_cancelled")
+    assert_documented_error(schema, alice.delete(game + "seats/mine/"), 409, "game_cancelled")
+
+    game = create_game(alice)
+    for seat, client in enumerate((alice, ben, cat)):
+        assert client.post(game + "seats/", {"seat": seat}, format="json").status_code == 201
+    assert_documented_error(schema, alice.delete(game + "seats/mine/"), 409, "game_started")
+    assert_documented_error(schema, alice.post(game + "cancel/"), 409, "game_started")
+    assert alice.post(game + "resign/").status_code == 200
+    assert_documented_error(schema, alice.post(game + "resign/"), 400, "not_in_match")
+    assert ben.post(game + "resign/").status_code == 200
+    assert_documented_error(schema, cat.post(game + "resign/"), 409, "game_finished")
+
+    assert_documented_error(schema, alice.get("/api/v1/me/games/?status=lost"), 400, "invalid_parameter")
