@@ -5,7 +5,7 @@ Each view parses, calls one service or selector, and renders with its own serial
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.request import Request
@@ -17,13 +17,13 @@ from games.api.views import GAME_NOT_FOUND, READ
 from games.models import GameStatus
 from games.selectors.home import my_game_row, my_games
 from games.services.lifecycle import game_cancel, game_resign, seat_leave
-from palace_api.errors import ApplicationError, error_responses
+from palace_api.errors import ErrorCode, error_responses
+from palace_api.serializers import StrictSerializer, query
 
 BODYLESS_POST = (405, 413, 429)
 """Generic errors of a POST that reads no body: any body over the limit is refused before the view (413)."""
 NO_BODY = (405, 429)
 """Generic errors of a DELETE (it reads no body, whatever its size)."""
-INVALID_PARAMETER = "invalid_parameter"
 # A game over or cancelled; version_conflict: the unique (game, seq) guard of games.services.log, should two
 # writers ever meet.
 CONFLICTS = ("game_finished", "game_cancelled", "version_conflict")
@@ -140,26 +140,28 @@ class MyGamePageOutput(serializers.Serializer):
     results = MyGameOutput(many=True)
 
 
+class MyGamesQuery(StrictSerializer):
+    """``me/games/``'s query parameters: each checked, an unknown one refused."""
+
+    status = serializers.ChoiceField(choices=GameStatus.values, required=False)
+    limit = serializers.IntegerField(required=False, min_value=1, max_value=200, help_text="Default 50.")
+    offset = serializers.IntegerField(required=False, min_value=0, max_value=2**31, help_text="Default 0.")
+
+
 class MyGamesView(APIView):
     @extend_schema(
         operation_id="me_games_list",
-        parameters=[
-            OpenApiParameter("status", str, enum=[choice.value for choice in GameStatus]),
-            OpenApiParameter("limit", int),
-            OpenApiParameter("offset", int),
-        ],
+        parameters=[MyGamesQuery],
         responses={
             200: MyGamePageOutput,
-            **error_responses("MeGamesList", {400: (INVALID_PARAMETER,)}, 401, *READ),
+            **error_responses("MeGamesList", {400: (ErrorCode.INVALID,)}, 401, *READ),
         },
     )
     def get(self, request: Request) -> Response:
         """Your games, for a home screen: active first (those where the decision is yours first), then
         waiting, finished and cancelled; each with your seat and whether the decision is yours."""
-        wanted = request.query_params.get("status") or None
-        if wanted is not None and wanted not in GameStatus.values:
-            raise ApplicationError(INVALID_PARAMETER, f"'status' is one of {GameStatus.values}")
+        params = query(request, MyGamesQuery)
         paginator = MyGamesPagination()
-        page = paginator.paginate_queryset(my_games(request.user, status=wanted), request, view=self)
+        page = paginator.paginate_queryset(my_games(request.user, status=params.get("status")), request, view=self)
         rows = [my_game_row(game, request.user) for game in page]
         return paginator.get_paginated_response(MyGameOutput(rows, many=True).data)

@@ -79,11 +79,12 @@ class AsyncAPIView(APIView):
         self.request = request
         self.headers = self.default_response_headers
         try:
-            await database(self.initial, request, *args, **kwargs)
             method = request.method.lower()
             handler = getattr(self, method, None) if method in self.http_method_names else None
             if handler is None:
-                handler = self.http_method_not_allowed
+                # Before authenticating: a method the path does not take is a 405 whoever asks, and costs no read.
+                self.http_method_not_allowed(request, *args, **kwargs)
+            await database(self.initial, request, *args, **kwargs)
             if iscoroutinefunction(handler):
                 response = await handler(request, *args, **kwargs)
             else:
@@ -303,7 +304,8 @@ class StreamTokenView(APIView):
         request=None,
         responses={
             201: StreamTokenOutput,
-            **error_responses("MeStreamTokenCreate", {400: (ErrorCode.INVALID,)}, 401, *READ),
+            # 413: the middleware refuses an oversized body before the view, which reads none.
+            **error_responses("MeStreamTokenCreate", {400: (ErrorCode.INVALID,)}, 401, 413, *READ),
         },
     )
     def post(self, request: Request) -> Response:

@@ -7,13 +7,14 @@ from typing import Any
 from rest_framework import serializers
 
 from notifications.models import EmailAddress
+from palace_api.serializers import StrictSerializer
 
 
-class EmailSetInput(serializers.Serializer):
+class EmailSetInput(StrictSerializer):
     address = serializers.EmailField(max_length=254, help_text="The address to mail; a confirmation link goes to it.")
 
 
-class PreferencesInput(serializers.Serializer):
+class PreferencesInput(StrictSerializer):
     turn = serializers.BooleanField(required=False, help_text="Mails telling you it is your move (and digests).")
     finished = serializers.BooleanField(required=False, help_text="A mail when a game of yours finishes.")
 

@@ -11,10 +11,6 @@ from django.core.management import call_command
 
 from tests.api.helpers import assert_documented_error, documented_codes, documented_errors, operations_of
 
-# The three operations of games/api/streams.py, whose codes another branch documents: they still have the free
-# `code` of the older error_responses form. Delete this constant, and its uses, when that branch is merged.
-PENDING_STREAM_OPERATIONS = frozenset({"games_stream", "me_stream", "me_stream_token_create"})
-
 BODY_METHODS = ("post", "put", "patch")
 GENERIC = {
     401: ["not_authenticated", "authentication_failed"],
@@ -33,12 +29,12 @@ def schema(tmp_path_factory) -> dict:
 
 
 def every_operation(schema: dict) -> list[tuple[str, str, dict]]:
-    """``(path, method, operation)`` of every operation but the pending ones."""
+    """``(path, method, operation)`` of every operation."""
     return [
         (path, method, operation)
         for path, operations in schema["paths"].items()
         for method, operation in operations.items()
-        if isinstance(operation, dict) and operation.get("operationId") not in (None, *PENDING_STREAM_OPERATIONS)
+        if isinstance(operation, dict) and operation.get("operationId") is not None
     ]
 
 
@@ -112,8 +108,6 @@ def test_a_method_a_path_does_not_serve_is_a_405_every_operation_of_the_path_lis
     client = auth_client(make_player("alice")[1])
     for path in schema["paths"]:
         operations = operations_of(schema, concrete(path))
-        if {op["operationId"] for op in operations.values()} & PENDING_STREAM_OPERATIONS:
-            continue
         method = next(method for method in ("put", "patch", "delete", "post") if method not in operations)
         assert_documented_error(schema, getattr(client, method)(concrete(path)), 405, "method_not_allowed")
 
@@ -232,4 +226,4 @@ def test_lifecycle_refusals_are_documented(schema, alice, auth_client, make_play
     assert ben.post(game + "resign/").status_code == 200
     assert_documented_error(schema, cat.post(game + "resign/"), 409, "game_finished")
 
-    assert_documented_error(schema, alice.get("/api/v1/me/games/?status=lost"), 400, "invalid_parameter")
+    assert_documented_error(schema, alice.get("/api/v1/me/games/?status=lost"), 400, "invalid")

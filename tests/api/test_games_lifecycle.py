@@ -289,4 +289,8 @@ def test_my_games_lists_active_then_waiting_then_finished_with_my_seat_and_whose
     assert by_id[cancelled]["seat"] is None and by_id[cancelled]["created_by_me"] is True
     only_active = ann.get("/api/v1/me/games/?status=active").json()["results"]
     assert [row["game"] for row in only_active] == [by_id[active]["game"]]
-    assert_error(ann.get("/api/v1/me/games/?status=over"), 400, "invalid_parameter")
+    assert_error(ann.get("/api/v1/me/games/?status=over"), 400, "invalid")
+    for bad in ("offset=null", "limit=-3", "limit=500", "colour=red"):
+        refused = ann.get(f"/api/v1/me/games/?{bad}")
+        assert_error(refused, 400, "invalid")
+        assert set(refused.json()["errors"]) == {bad.split("=")[0]}

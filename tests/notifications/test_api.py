@@ -138,6 +138,11 @@ def test_bad_input_is_a_4xx_with_a_code(make_player, auth_client, api_client):
     assert response.status_code == 400 and "address" in response.json()["errors"]
     response = client.post(URL, "address=a@b.c", content_type="application/x-www-form-urlencoded")
     assert response.status_code == 415
+    # An unknown field is refused by name, not ignored (a typo would otherwise be silently lost).
+    response = client.post(URL, {"address": "a@example.com", "adress": "x"})
+    assert response.status_code == 400 and set(response.json()["errors"]) == {"adress"}
+    response = client.patch(URL, {"turns": False})
+    assert response.status_code == 400 and set(response.json()["errors"]) == {"turns"}
     response = client.delete(URL)
     assert response.status_code == 404 and response.json()["code"] == "no_email"
 
