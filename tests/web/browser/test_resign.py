@@ -21,6 +21,18 @@ def test_a_person_resigns_a_match_against_a_bot(server, browser, worker):
     page.wait_for_selector("#table[data-status=active]")
     assert_shows_only_known_cards(page, game_id, "erin")
     page.click("details.resign summary")
+    # A live refresh swaps the table in again (as a move would): the open confirmation stays open.
+    before = page.query_selector("#table")
+    page.evaluate(
+        """() => {
+            const table = document.querySelector("#table");
+            table.setAttribute("hx-get", table.getAttribute("hx-get").replace(/v=\\d+/, "v=0"));
+            htmx.process(table);
+            htmx.trigger(table, "refresh");
+        }"""
+    )
+    page.wait_for_function("(old) => !old.isConnected", arg=before)
+    page.wait_for_selector("details.resign[open] #resign", state="visible", timeout=5_000)
     page.click("#resign")
     page.wait_for_selector("#table[data-status=finished]", timeout=20_000)
     assert "The game is over." in page.inner_text("#table")

@@ -108,3 +108,29 @@
   document.addEventListener("DOMContentLoaded", connect);
   document.addEventListener("htmx:afterSettle", connect);
 })();
+
+// A table swapped in keeps open the <details> the player had open (the resign confirmation): someone else's move
+// must not close what he is about to click.
+(function () {
+  "use strict";
+  var open = [];
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var table = event.detail.elt;
+    open = [];
+    if (table && table.querySelectorAll) {
+      table.querySelectorAll("details[open][class]").forEach(function (el) {
+        open.push(el.className);
+      });
+    }
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    open.forEach(function (name) {
+      document.querySelectorAll("details").forEach(function (el) {
+        if (el.className === name) {
+          el.open = true;
+        }
+      });
+    });
+    open = [];
+  });
+})();
