@@ -130,8 +130,19 @@ class GameFeed:
             # One stream leaving must not cancel the read the others wait for.
             await asyncio.shield(self._reading)
 
+    @property
+    def _last(self) -> int | None:
+        """The seq the feed has read up to: ``None`` before its first read."""
+        if self.rows:
+            return self.rows[-1].seq
+        return None if self.game is None else self.game.version
+
+    @property
+    def _ended(self) -> bool:
+        return self.game is not None and self.game.status not in live.LIVE_STATUSES
+
     async def _read(self, hints: int, started: float) -> None:
-        last = self.rows[-1].seq if self.rows else None if self.game is None else self.game.version
+        last = self._last
         try:
             read = await database(live.feed_read, self.game_id, after=last, keep=self.keep)
         except NotFoundError:
@@ -153,11 +164,8 @@ class GameFeed:
 
     def newer_than(self, seq: int) -> bool:
         """Whether the feed has read an entry after ``seq`` or the game's end."""
-        if self.game is None:
-            return False
-        return (self.rows[-1].seq if self.rows else self.game.version) > seq or self.game.status not in (
-            live.LIVE_STATUSES
-        )
+        last = self._last
+        return (last is not None and last > seq) or self._ended
 
     def page(self, user: Any, after: int, render: Renderer, *, limit: int) -> FeedPage | None:
         """The entries after ``after`` (at most ``limit``) as ``user`` may see them, or ``None`` when the feed has
@@ -171,16 +179,14 @@ class GameFeed:
             return None
         viewer = viewer_for(game, user)
         chunks = []
-        for row in self.rows[after - start :]:
-            if len(chunks) == limit:
-                break
+        for row in self.rows[after - start : after - start + limit]:
             key = (row.seq, viewer)
             chunk = self._rendered.get(key)
             if chunk is None:
                 chunk = self._rendered[key] = render(event_json(row, viewer))
             chunks.append((row.seq, chunk))
         more = after + len(chunks) < start + len(self.rows)
-        return FeedPage(chunks=chunks, more=more, version=game.version, ended=game.status not in live.LIVE_STATUSES)
+        return FeedPage(chunks=chunks, more=more, version=game.version, ended=self._ended)
 
 
 class Waiter:

@@ -7,18 +7,17 @@ from __future__ import annotations
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
-from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.serializers import ActionResultOutput, render
-from games.api.views import GAME_NOT_FOUND, READ
+from games.api.views import GAME_NOT_FOUND, READ, GamePagination, PageQuery
 from games.models import GameStatus
 from games.selectors.home import my_game_row, my_games
 from games.services.lifecycle import game_cancel, game_resign, seat_leave
 from palace_api.errors import ErrorCode, error_responses
-from palace_api.serializers import StrictSerializer, query
+from palace_api.serializers import query
 
 BODYLESS_POST = (405, 413, 429)
 """Generic errors of a POST that reads no body: any body over the limit is refused before the view (413)."""
@@ -55,11 +54,6 @@ class MyGameOutput(serializers.Serializer):
     deadline = serializers.DateTimeField(allow_null=True, help_text="When the current decision times out.")
     seconds_left = serializers.IntegerField(allow_null=True)
     updated = serializers.DateTimeField()
-
-
-class MyGamesPagination(LimitOffsetPagination):
-    default_limit = 50
-    max_limit = 200
 
 
 class ResignView(APIView):
@@ -140,12 +134,10 @@ class MyGamePageOutput(serializers.Serializer):
     results = MyGameOutput(many=True)
 
 
-class MyGamesQuery(StrictSerializer):
-    """``me/games/``'s query parameters: each checked, an unknown one refused."""
+class MyGamesQuery(PageQuery):
+    """``me/games/``'s query parameters."""
 
     status = serializers.ChoiceField(choices=GameStatus.values, required=False)
-    limit = serializers.IntegerField(required=False, min_value=1, max_value=200, help_text="Default 50.")
-    offset = serializers.IntegerField(required=False, min_value=0, max_value=2**31, help_text="Default 0.")
 
 
 class MyGamesView(APIView):
@@ -161,7 +153,7 @@ class MyGamesView(APIView):
         """Your games, for a home screen: active first (those where the decision is yours first), then
         waiting, finished and cancelled; each with your seat and whether the decision is yours."""
         params = query(request, MyGamesQuery)
-        paginator = MyGamesPagination()
+        paginator = GamePagination()
         page = paginator.paginate_queryset(my_games(request.user, status=params.get("status")), request, view=self)
         rows = [my_game_row(game, request.user) for game in page]
         return paginator.get_paginated_response(MyGameOutput(rows, many=True).data)

@@ -77,17 +77,28 @@ ACTION_CODES = (
 ETAG = OpenApiParameter(
     "ETag", str, OpenApiParameter.HEADER, response=[200, 304], description="Send it back in `If-None-Match`."
 )
+IF_NONE_MATCH = OpenApiParameter("If-None-Match", str, OpenApiParameter.HEADER, description="An `ETag` from before.")
 
 
-class GameListQuery(StrictSerializer):
-    """The game list's query parameters: each checked, an unknown one refused."""
+def not_modified(request: Request, etag: str) -> bool:
+    """Whether the request's ``If-None-Match`` names ``etag`` (a list of tags, comma-separated)."""
+    return etag in [tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")]
+
+
+class PageQuery(StrictSerializer):
+    """A page's query parameters (``GamePagination``'s): each checked, an unknown one refused."""
+
+    limit = serializers.IntegerField(required=False, min_value=1, max_value=200, help_text="Default 50.")
+    offset = serializers.IntegerField(required=False, min_value=0, max_value=2**31, help_text="Default 0.")
+
+
+class GameListQuery(PageQuery):
+    """The game list's query parameters."""
 
     kind = serializers.ChoiceField(choices=sorted(GAMES), required=False)
     status = serializers.ChoiceField(choices=GameStatus.values, required=False)
     open_seats = serializers.BooleanField(required=False, help_text="Waiting with a free seat.")
     mine = serializers.BooleanField(required=False, help_text="You sit at it or created it.")
-    limit = serializers.IntegerField(required=False, min_value=1, max_value=200, help_text="Default 50.")
-    offset = serializers.IntegerField(required=False, min_value=0, max_value=2**31, help_text="Default 0.")
 
 
 class EventQuery(StrictSerializer):
@@ -98,7 +109,7 @@ class EventQuery(StrictSerializer):
 
 
 class GamePagination(LimitOffsetPagination):
-    """Pages of the game list: ``limit`` 50 by default, at most 200."""
+    """Pages of the game list and of ``me/games/``: ``limit`` 50 by default, at most 200."""
 
     default_limit = 50
     max_limit = 200
@@ -157,7 +168,7 @@ class GameDetailView(APIView):
         tags=TAGS,
         operation_id="games_retrieve",
         parameters=[
-            OpenApiParameter("If-None-Match", str, OpenApiParameter.HEADER, description="An `ETag` from before."),
+            IF_NONE_MATCH,
             ETAG,
         ],
         responses={
@@ -171,7 +182,7 @@ class GameDetailView(APIView):
         query(request, NoQuery)
         game = selectors.game_get(game_id)
         etag = selectors.game_etag(game, request.user)
-        if etag in [tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")]:
+        if not_modified(request, etag):
             return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": etag})
         detail = selectors.game_detail(game, request.user)
         return Response(render(GameDetailOutput, detail), headers={"ETag": etag, "Vary": "Authorization"})
@@ -297,7 +308,7 @@ class MyTurnsView(APIView):
         tags=["me"],
         operation_id="me_turns_list",
         parameters=[
-            OpenApiParameter("If-None-Match", str, OpenApiParameter.HEADER, description="An `ETag` from before."),
+            IF_NONE_MATCH,
             ETAG,
         ],
         responses={
@@ -312,6 +323,6 @@ class MyTurnsView(APIView):
         query(request, NoQuery)
         turns = selectors.my_turns(request.user)
         etag = selectors.my_turns_etag(turns)
-        if etag in [tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")]:
+        if not_modified(request, etag):
             return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": etag})
         return Response(TurnOutput(turns, many=True).data, headers={"ETag": etag, "Vary": "Authorization"})
