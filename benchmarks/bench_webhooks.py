@@ -6,10 +6,10 @@ Run from the repository root with PostgreSQL and Redis up on loopback (``DATABAS
     .venv/bin/python -m benchmarks.bench_webhooks [--messages 10000] [--samples 200]
 
 One bounded run on 127.0.0.1 only: a fresh PostgreSQL database; the game worker (``-P solo``, the default queue)
-and the delivery worker (``-Q webhooks -P threads -c 32``, niceness 10) on Redis, as ``palace.py run`` and
-docker-compose.yml run them; a local receiver (a threaded HTTP server on a free loopback port, in a process of its
-own) behind 100 endpoints, of which 80
-answer 200 at once, 10 answer 500 and 10 hang for 5 s. Attempts time out after ``WEBHOOK_TIMEOUT`` = 1 s here (5 s
+and the delivery worker (``-Q webhooks -P threads -c 32``, at niceness 10 with its session's scheduling group, by
+``palace.lower_priority``) on Redis, as ``palace.py run`` and docker-compose.yml run them; a local receiver (a
+threaded HTTP server on a free loopback port, in a process of its own) behind 100 endpoints, of which 80 answer 200
+at once, 10 answer 500 and 10 hang for 5 s. Attempts time out after ``WEBHOOK_TIMEOUT`` = 1 s here (5 s
 in production: the figure only sets how long a hanging receiver holds a thread) and no retry falls due within the
 run, so each message is attempted once.
 
@@ -53,6 +53,7 @@ from benchmarks.bench_http import (
     server_environment,
     with_database,
 )
+from palace import lower_priority
 
 ROOT = Path(__file__).resolve().parent.parent
 OPTIONS = {"first_dealer": 1, "starting_stack": 10**7, "small_bet": 1, "big_bet": 2, "max_hands": 10**6}
@@ -60,8 +61,6 @@ ENDPOINTS = {"ok": 80, "fail": 10, "hang": 10}
 HANG_SECONDS = 5.0
 MAX_RATIO = 2.0
 DELIVERY_TIMEOUT = 900.0
-DELIVERY_NICENESS = 10
-"""palace.py run's and docker-compose.yml's: the delivery worker yields the CPU to the games."""
 
 
 KINDS = ("ok", "fail", "hang")
@@ -122,7 +121,7 @@ def start_workers(env: dict[str, str], workdir: Path) -> list[subprocess.Popen[b
     for index, command in enumerate(commands):
         log = open(workdir / f"worker-{index}.log", "ab")  # noqa: SIM115 - closed with the process
         # As palace.py run and docker-compose.yml: deliveries run at a lower CPU priority than the games.
-        nice = (lambda: os.nice(DELIVERY_NICENESS)) if "webhooks" in command else None
+        nice = lower_priority if "webhooks" in command else None
         processes.append(
             subprocess.Popen(  # noqa: S603 - our own interpreter and fixed arguments
                 command,

@@ -87,6 +87,19 @@ def bot_answer_times(log: list[dict]) -> list[float]:
     return times
 
 
+def assert_delivery_worker_yields(port: str) -> None:
+    """The webhook delivery worker runs at niceness 10, and so does its session's scheduling group where Linux
+    groups by session (autogroup): else its niceness would not count against the games' processes."""
+    found = subprocess.run(["pgrep", "-f", f"webhooks-{port}@"], capture_output=True, text=True, check=False)  # noqa: S603, S607
+    pids = [int(pid) for pid in found.stdout.split()]
+    assert pids, "no delivery worker"
+    for pid in pids:
+        assert os.getpriority(os.PRIO_PROCESS, pid) == 10
+        autogroup = Path(f"/proc/{pid}/autogroup")
+        if autogroup.exists():
+            assert autogroup.read_text().split()[-1] == "10", autogroup.read_text()
+
+
 def test_run_command_serves_a_hand_against_a_bot_and_stops_on_ctrl_c(running_server):
     process, base, log_path = running_server
     # A server may close an idle kept-alive connection just as a request reuses it.
@@ -183,9 +196,10 @@ def test_run_command_serves_a_hand_against_a_bot_and_stops_on_ctrl_c(running_ser
     )
     assert shedding.returncode == 0, shedding.stdout + shedding.stderr
     assert "plays palace game" in shedding.stdout and "finishing order" in shedding.stdout
+    port = base.split(":")[2].split("/")[0]
+    assert_delivery_worker_yields(port)
     os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C in the terminal sends
     assert process.wait(timeout=30) == 0
-    port = base.split(":")[2].split("/")[0]
     for marker in (
         f"uvicorn palace_api.asgi:application --host 127.0.0.1 --port {port}",
         f"palace-{port}@",
