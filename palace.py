@@ -115,22 +115,30 @@ AUTOGROUP = Path("/proc/self/autogroup")
 
 
 def lower_priority(niceness: int = BACKGROUND_NICENESS) -> None:
-    """Lower the calling process's CPU priority by ``niceness``, as a child's ``preexec_fn`` (one that starts a
-    session of its own).
+    """Lower the calling process's CPU priority, as the ``preexec_fn`` of a child that starts a session of its
+    own: niceness ``niceness``, on Linux the ``SCHED_IDLE`` policy, and the same niceness for its session's
+    scheduling group. Each step the system refuses is skipped; none raises.
 
-    Linux's autogroup scheduling (``kernel.sched_autogroup_enabled``, on in most distributions) first shares the
-    CPU equally between sessions and applies a niceness only inside a session, so a niced service alone in its
-    session would still get as much CPU as the games: its session's group gets the same niceness. Where there
-    is no autogroup (another OS, a kernel without it), the niceness alone applies.
+    - A niced process keeps its CPU until its time slice ends (about a millisecond) when a game's process wakes
+      up; an idle-policy one gives it up at once. A move wakes processes dozens of times (each database or broker
+      round trip), so that slice showed in every move. Threads inherit the policy.
+    - Linux's autogroup scheduling (``kernel.sched_autogroup_enabled``, on in most distributions) shares the CPU
+      between sessions first and applies a niceness only inside a session: a niced service alone in its session
+      would get as much CPU as the games, unless its session's group is niced too.
     """
     os.nice(niceness)
+    if hasattr(os, "SCHED_IDLE"):
+        try:
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+        except OSError:
+            pass  # a sandbox that forbids it: the niceness still applies
     for _ in range(10):
         try:
             AUTOGROUP.write_text(str(niceness))
         except BlockingIOError:  # EAGAIN: the kernel takes one such change per 100 ms from an unprivileged user
             time.sleep(0.1)
         except OSError:
-            return
+            return  # no autogroup (another OS, a kernel without it): the niceness alone applies
         else:
             return
 
