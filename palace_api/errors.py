@@ -162,6 +162,16 @@ _GENERIC_CODES: dict[int, tuple[str, ...]] = {
     415: (ErrorCode.UNSUPPORTED_MEDIA_TYPE,),
     429: (ErrorCode.THROTTLED,),
 }
+# The generic statuses an operation passes to ``error_responses``, by how it reads its request.
+BODY = (405, 413, 415, 429)
+"""An operation that takes a JSON body."""
+BODYLESS_POST = (405, 413, 429)
+"""A POST that reads no body: a body over the limit is still refused before the view (413)."""
+NO_BODY = (405, 429)
+"""An operation without a body (GET, DELETE): it reads none, whatever its size."""
+INVALID_BODY = (ErrorCode.INVALID, ErrorCode.MALFORMED_JSON, ErrorCode.NESTING_TOO_DEEP)
+"""The 400 codes of a JSON body that the parser or the serializer refuses."""
+
 _BASE_BY_STATUS: dict[int, type[serializers.Serializer]] = {
     400: ValidationErrorSerializer,
     413: PayloadTooLargeErrorSerializer,

@@ -12,17 +12,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.serializers import ActionResultOutput, render
-from games.api.views import GAME_NOT_FOUND, READ, GamePagination, PageQuery
+from games.api.views import GAME_NOT_FOUND, GamePagination, PageQuery
 from games.models import GameStatus
 from games.selectors.home import my_game_row, my_games
 from games.services.lifecycle import game_cancel, game_resign, seat_leave
-from palace_api.errors import ErrorCode, error_responses
+from palace_api.errors import BODYLESS_POST, NO_BODY, ErrorCode, error_responses
 from palace_api.serializers import query
 
-BODYLESS_POST = (405, 413, 429)
-"""Generic errors of a POST that reads no body: any body over the limit is refused before the view (413)."""
-NO_BODY = (405, 429)
-"""Generic errors of a DELETE (it reads no body, whatever its size)."""
 # A game over or cancelled; version_conflict: the unique (game, seq) guard of games.services.log, should two
 # writers ever meet.
 CONFLICTS = ("game_finished", "game_cancelled", "version_conflict")
@@ -146,7 +142,7 @@ class MyGamesView(APIView):
         parameters=[MyGamesQuery],
         responses={
             200: MyGamePageOutput,
-            **error_responses("MeGamesList", {400: (ErrorCode.INVALID,)}, 401, *READ),
+            **error_responses("MeGamesList", {400: (ErrorCode.INVALID,)}, 401, *NO_BODY),
         },
     )
     def get(self, request: Request) -> Response:

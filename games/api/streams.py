@@ -25,9 +25,9 @@ from rest_framework.views import APIView
 
 from games.api.hub import FeedPage, GameFeed, database, hub
 from games.api.serializers import EventOutput, render
-from games.api.views import GAME_NOT_FOUND, READ
+from games.api.views import GAME_NOT_FOUND
 from games.selectors import live
-from palace_api.errors import ApplicationError, ErrorCode, NotFoundError, error_responses
+from palace_api.errors import NO_BODY, ApplicationError, ErrorCode, NotFoundError, error_responses
 from palace_api.serializers import NoQuery, StrictSerializer, query
 from players.auth import STREAM_TOKEN_MAX_AGE, StreamTokenAuthentication, TokenAuthentication, stream_token_create
 
@@ -161,7 +161,7 @@ STREAM_RESPONSE = OpenApiResponse(
 )
 
 
-STREAM_ERRORS = error_responses("GamesStream", {400: (ErrorCode.INVALID,), **GAME_NOT_FOUND}, 401, *READ)
+STREAM_ERRORS = error_responses("GamesStream", {400: (ErrorCode.INVALID,), **GAME_NOT_FOUND}, 401, *NO_BODY)
 
 
 class GameStreamView(AsyncAPIView):
@@ -261,7 +261,7 @@ class MyStreamView(AsyncAPIView):
                     "and `game.finished` (with `result`) as they happen. Comments every 15 s of silence."
                 ),
             ),
-            **error_responses("MeStream", {400: (ErrorCode.INVALID,)}, 401, *READ),
+            **error_responses("MeStream", {400: (ErrorCode.INVALID,)}, 401, *NO_BODY),
         },
     )
     async def get(self, request: Request) -> HttpResponseBase:
@@ -305,7 +305,7 @@ class StreamTokenView(APIView):
         responses={
             201: StreamTokenOutput,
             # 413: the middleware refuses an oversized body before the view, which reads none.
-            **error_responses("MeStreamTokenCreate", {400: (ErrorCode.INVALID,)}, 401, 413, *READ),
+            **error_responses("MeStreamTokenCreate", {400: (ErrorCode.INVALID,)}, 401, 413, *NO_BODY),
         },
     )
     def post(self, request: Request) -> Response:

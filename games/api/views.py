@@ -27,16 +27,12 @@ from games.engine.registry import GAMES
 from games.models import GameStatus
 from games.selectors import views as selectors
 from games.services import action_submit_idempotent, game_create, seat_take
-from palace_api.errors import ErrorCode, error_responses
+from palace_api.errors import BODY, INVALID_BODY, NO_BODY, ErrorCode, error_responses
 from palace_api.serializers import NoQuery, StrictSerializer, query
 
 TAGS = ["games"]
-BODY = (405, 413, 415, 429)
-"""Generic errors of an operation that takes a body."""
-READ = (405, 429)
 # not_found: a path that names no game at all (``/games/x/``); game_not_found: no game of that id.
 GAME_NOT_FOUND = {404: ("game_not_found", ErrorCode.NOT_FOUND)}
-INVALID_BODY = (ErrorCode.INVALID, ErrorCode.MALFORMED_JSON, ErrorCode.NESTING_TOO_DEEP)
 # The rules engine's refusals of options (games/engine/*/options.py) and of actions (games/engine/*/play.py ...).
 # A card code that does not parse, or cards named twice (games/engine/cards.py).
 CARD_CODES = ("invalid_card", "duplicate_cards", "too_many_cards")
@@ -122,7 +118,7 @@ class GameListCreateView(APIView):
         parameters=[GameListQuery],
         responses={
             200: GamePageOutput,
-            **error_responses("GamesList", {400: (ErrorCode.INVALID,)}, 401, *READ),
+            **error_responses("GamesList", {400: (ErrorCode.INVALID,)}, 401, *NO_BODY),
         },
     )
     def get(self, request: Request) -> Response:
@@ -174,7 +170,7 @@ class GameDetailView(APIView):
         responses={
             200: GameDetailOutput,
             304: OpenApiResponse(description="Not modified: nothing changed since the `ETag` you sent."),
-            **error_responses("GamesRetrieve", {400: (ErrorCode.INVALID,), **GAME_NOT_FOUND}, 401, *READ),
+            **error_responses("GamesRetrieve", {400: (ErrorCode.INVALID,), **GAME_NOT_FOUND}, 401, *NO_BODY),
         },
     )
     def get(self, request: Request, game_id: int) -> Response:
@@ -291,7 +287,7 @@ class EventListView(APIView):
         parameters=[EventQuery],
         responses={
             200: EventPageOutput,
-            **error_responses("GamesEventsList", {400: (ErrorCode.INVALID,), **GAME_NOT_FOUND}, 401, *READ),
+            **error_responses("GamesEventsList", {400: (ErrorCode.INVALID,), **GAME_NOT_FOUND}, 401, *NO_BODY),
         },
     )
     def get(self, request: Request, game_id: int) -> Response:
@@ -314,7 +310,7 @@ class MyTurnsView(APIView):
         responses={
             200: TurnOutput(many=True),
             304: OpenApiResponse(description="Not modified: no turn came or went and no deadline moved."),
-            **error_responses("MeTurnsList", {400: (ErrorCode.INVALID,)}, 401, *READ),
+            **error_responses("MeTurnsList", {400: (ErrorCode.INVALID,)}, 401, *NO_BODY),
         },
     )
     def get(self, request: Request) -> Response:

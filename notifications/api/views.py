@@ -12,14 +12,9 @@ from notifications.api.serializers import EmailOutput, EmailSetInput, Preference
 from notifications.selectors import address_of
 from notifications.services import email_remove, email_set, preferences_update
 from notifications.services.account import INVALID_EMAIL, NO_EMAIL, TOO_MANY_CONFIRMATIONS
-from palace_api.errors import ErrorCode, error_responses
+from palace_api.errors import BODY, INVALID_BODY, NO_BODY, ErrorCode, error_responses
 
 TAGS = ["me"]
-BODY = (405, 413, 415, 429)
-"""Generic errors of an operation that takes a body."""
-NO_BODY = (405, 429)
-"""Generic errors of an operation without a body (GET, DELETE)."""
-INVALID_BODY = (ErrorCode.INVALID, ErrorCode.MALFORMED_JSON, ErrorCode.NESTING_TOO_DEEP)
 
 
 class EmailApi(APIView):

@@ -9,7 +9,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from palace_api.errors import ErrorCode, error_responses
+from palace_api.errors import BODY, BODYLESS_POST, INVALID_BODY, ErrorCode, error_responses
 from palace_api.serializers import NoQuery, query
 from players.api.serializers import (
     MeOutputSerializer,
@@ -24,9 +24,6 @@ from players.selectors import player_for_user
 from players.services import player_register, staff_token_create, token_revoke
 
 TAGS = ["players"]
-BODY_ERRORS = (405, 413, 415, 429)
-# A POST that reads no body still has any body over the limit refused before the view (413).
-BODYLESS_POST = (405, 413, 429)
 
 
 class PlayerRegisterApi(APIView):
@@ -46,15 +43,10 @@ class PlayerRegisterApi(APIView):
             **error_responses(
                 "PlayersRegister",
                 {
-                    400: (
-                        ErrorCode.INVALID,
-                        ErrorCode.MALFORMED_JSON,
-                        ErrorCode.NESTING_TOO_DEEP,
-                        ErrorCode.INVALID_NAME,
-                    ),
+                    400: (*INVALID_BODY, ErrorCode.INVALID_NAME),
                     409: (ErrorCode.NAME_TAKEN,),
                 },
-                *BODY_ERRORS,
+                *BODY,
             ),
         },
         auth=[],
@@ -86,15 +78,8 @@ class StaffTokenApi(APIView):
             200: StaffTokenOutputSerializer,
             **error_responses(
                 "AuthTokenCreate",
-                {
-                    400: (
-                        ErrorCode.INVALID,
-                        ErrorCode.MALFORMED_JSON,
-                        ErrorCode.NESTING_TOO_DEEP,
-                        ErrorCode.INVALID_CREDENTIALS,
-                    )
-                },
-                *BODY_ERRORS,
+                {400: (*INVALID_BODY, ErrorCode.INVALID_CREDENTIALS)},
+                *BODY,
             ),
         },
         auth=[],

@@ -8,7 +8,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from palace_api.errors import ErrorCode, error_responses
+from palace_api.errors import BODY, BODYLESS_POST, INVALID_BODY, NO_BODY, ErrorCode, error_responses
 from webhooks.api.serializers import (
     AttemptOutput,
     DeliveriesQuery,
@@ -24,13 +24,6 @@ from webhooks.services.endpoints import WEBHOOK_LIMIT, endpoint_create, endpoint
 from webhooks.services.url_guard import FORBIDDEN_URL, INVALID_URL, UNRESOLVABLE_URL
 
 TAGS = ["me"]
-BODY = (405, 413, 415, 429)
-"""Generic errors of an operation that takes a body."""
-NO_BODY = (405, 429)
-"""Generic errors of an operation without a body (GET, DELETE)."""
-BODYLESS_POST = (405, 413, 429)
-"""Generic errors of a POST that reads no body: any body over the limit is refused before the view (413)."""
-INVALID_BODY = (ErrorCode.INVALID, ErrorCode.MALFORMED_JSON, ErrorCode.NESTING_TOO_DEEP)
 # not_found: a path whose id is no number (``/me/webhooks/x/``); webhook_not_found: none of yours has that id.
 WEBHOOK_MISSING = {404: (WEBHOOK_NOT_FOUND, ErrorCode.NOT_FOUND)}
 
