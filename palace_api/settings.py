@@ -317,5 +317,3 @@ NOTIFICATION_GRACE_SECONDS = env.float("NOTIFICATION_GRACE_SECONDS", default=120
 NOTIFICATION_FINISHED_WINDOW = env.float("NOTIFICATION_FINISHED_WINDOW", default=24 * 3600.0)
 # Seconds before each retry of a mail the server refused or could not take; after the last, the mail failed.
 MAIL_RETRY_DELAYS = [60.0, 300.0, 1800.0, 7200.0]
-# A delivery task sent but not run within this many seconds (lost with a broker or worker) is sent again.
-MAIL_REQUEUE_SECONDS = 300.0

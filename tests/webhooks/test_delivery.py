@@ -14,11 +14,13 @@ from standardwebhooks.webhooks import Webhook, WebhookVerificationError
 
 from games.services.actions import action_submit
 from games.services.games import game_create, seat_take
-from webhooks.models import Attempt, Endpoint, Message, MessageState
+from outbox.models import DeliveryStatus
+from tests.waiting import wait_for
+from webhooks.models import Attempt, Endpoint, Message
 from webhooks.services.delivery import message_deliver
 from webhooks.services.endpoints import endpoint_create, endpoint_ping
 
-from .conftest import read, wait_for
+from .conftest import read
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -73,7 +75,7 @@ def test_a_receiver_that_fails_twice_gets_the_same_id_three_times_and_one_succes
     receiver.answer(500)
     receiver.answer(503)
     seat_take(game_id=game.pk, player=alice, bot="basic")
-    wait_for(lambda: read(lambda: Message.objects.filter(state=MessageState.SUCCEEDED).exists()))
+    wait_for(lambda: read(lambda: Message.objects.filter(status=DeliveryStatus.SENT).exists()))
     assert len(receiver.requests) == 3
     assert len({request.headers["webhook-id"] for request in receiver.requests}) == 1
     assert len({request.body for request in receiver.requests}) == 1, "every retry sends the same bytes"
@@ -143,7 +145,7 @@ def test_an_endpoint_failing_for_the_configured_time_is_disabled_and_a_ping_enab
     assert message_deliver(message_id=message.pk) is False
     listed = auth_client(token).get("/api/v1/me/webhooks/").json()[0]
     assert listed["enabled"] is False and "failed" in listed["disabled_reason"]
-    assert Message.objects.get(pk=message.pk).state == MessageState.FAILED, "no retry to a disabled endpoint"
+    assert Message.objects.get(pk=message.pk).status == DeliveryStatus.FAILED, "no retry to a disabled endpoint"
     ping = endpoint_ping(user=alice, endpoint_id=endpoint.pk)
     assert message_deliver(message_id=ping.pk) is True
     assert json.loads(receiver.requests[-1].body)["type"] == "webhook.ping"

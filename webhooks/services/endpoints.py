@@ -10,12 +10,13 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
+from outbox.services import deliveries_queue, queued_now
 from palace_api.errors import ApplicationError, ConflictError
 from webhooks.models import Endpoint, Message
 from webhooks.selectors.endpoints import endpoint_of
 from webhooks.selectors.notices import EVENT_TYPES, PING
+from webhooks.services.delivery import WEBHOOKS
 from webhooks.services.messages import message_body, new_msg_id
-from webhooks.services.scheduling import deliver_after_commit
 from webhooks.services.url_guard import check_url
 
 SECRET_BYTES = 24
@@ -66,10 +67,9 @@ def endpoint_ping(*, user: AbstractBaseUser, endpoint_id: int) -> Message:
     disabled endpoint again. Raises ``NotFoundError("webhook_not_found")``."""
     endpoint = endpoint_of(user, endpoint_id)
     now = timezone.now()
-    msg_id = new_msg_id()
     body = message_body(event_type=PING, at=now, data={"webhook": endpoint.pk})
     message = Message.objects.create(
-        endpoint=endpoint, msg_id=msg_id, event_type=PING, body=body, next_attempt_at=now, queued=True
+        endpoint=endpoint, msg_id=new_msg_id(), event_type=PING, body=body, **queued_now(now)
     )
-    deliver_after_commit([message.pk])
+    deliveries_queue(WEBHOOKS, [message.pk])
     return message
