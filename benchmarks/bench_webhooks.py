@@ -234,7 +234,7 @@ def queue_messages(port: int, count: int) -> None:
         for index in range(number):
             user, _ = player_register(name=f"hook-{kind}-{index}-{uuid.uuid4().hex[:6]}")
             url = f"http://{HOST}:{port}/{kind}/{index}"
-            endpoints.append(endpoint_create(user=user, url=url, events=["turn.due"]))
+            endpoints.append(endpoint_create(user=user, url=url, events=["turn.due"])[0])
     now = datetime.now(UTC)
     messages = [
         Message(

@@ -290,6 +290,9 @@ WEBHOOK_DISABLE_AFTER = env.float("WEBHOOK_DISABLE_AFTER", default=24 * 3600.0)
 # delivery, unless they fall in one of these networks (tests; `palace.py run` allows loopback).
 WEBHOOK_ALLOWED_NETWORKS = read_networks(env, "WEBHOOK_ALLOWED_NETWORKS")
 WEBHOOK_MAX_ENDPOINTS = env.int("WEBHOOK_MAX_ENDPOINTS", default=10)
+# Keys that encrypt webhook signing secrets at rest (webhooks/services/secret_box.py): the first encrypts, any
+# decrypts, so keys rotate. Empty: derived from SECRET_KEY (and SECRET_KEY_FALLBACKS), for local runs.
+WEBHOOK_SECRET_KEYS = env.list("WEBHOOK_SECRET_KEYS", default=[])
 # Live event streams (README, "Live streams"): Redis pub/sub tells each web process which game moved, when Redis
 # is configured; otherwise each web process polls the versions of the games its open streams watch.
 STREAMS_REDIS_URL = read_streams_redis_url(env, broker_url=CELERY_BROKER_URL)

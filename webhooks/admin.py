@@ -13,8 +13,8 @@ class EndpointAdmin(ReadOnlyAdmin):
     list_display = ("id", "user", "url", "events", "created", "failing_since", "disabled_at")
     list_filter = ("disabled_at",)
     search_fields = ("url", "user__username")
-    # The signing secret is the player's: support never sees it.
-    exclude = ("secret",)
+    # The signing secret is the player's: support never sees it, not even encrypted.
+    exclude = ("sealed_secret",)
 
 
 @admin.register(Message)

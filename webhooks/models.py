@@ -18,15 +18,16 @@ from outbox.models import Delivery, DeliveryAttempt, Destination
 class Endpoint(Destination):
     """A URL a player registered for ``events`` (a list of event type names).
 
-    ``secret``: the Standard Webhooks signing secret (``whsec_<base64>``), kept in clear because signing needs it;
-    the API shows it once. As a ``Destination`` it is disabled once every attempt has failed for
+    ``sealed_secret``: the Standard Webhooks signing secret (``whsec_<base64>``) encrypted with the first of
+    ``WEBHOOK_SECRET_KEYS`` (``webhooks.services.secret_box``): signing needs it in clear, the database never
+    holds it so; the API shows it once. As a ``Destination`` it is disabled once every attempt has failed for
     ``WEBHOOK_DISABLE_AFTER`` seconds.
     """
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="webhook_endpoints")
     url = models.CharField(max_length=2000)
     events = models.JSONField(default=list)
-    secret = models.CharField(max_length=100)
+    sealed_secret = models.TextField()
     created = models.DateTimeField(auto_now_add=True, db_index=True)
 
     class Meta:

@@ -21,6 +21,7 @@ from notifications.services import email_set, finished_mails_make, mail_deliver,
 from outbox.models import DeliveryStatus
 from tests.notifications.conftest import after_grace, deliver_pending
 from webhooks.models import Endpoint
+from webhooks.services.secret_box import seal
 
 pytestmark = pytest.mark.django_db
 
@@ -242,7 +243,8 @@ def play_until_seat_acts_without(game: Game, users: dict, *, waiting: int) -> No
 
 def webhook(user, events: list[str]) -> Endpoint:
     """An enabled webhook of ``user`` for ``events`` (stored directly: no delivery is made in these tests)."""
-    return Endpoint.objects.create(user=user, url="https://example.com/hook", events=events, secret="whsec_test")  # noqa: S106
+    url = "https://example.com/hook"
+    return Endpoint.objects.create(user=user, url=url, events=events, sealed_secret=seal("whsec_test"))
 
 
 def test_no_mail_when_his_own_program_hears_turn_due_by_webhook(make_player, confirmed, heads_up):

@@ -37,8 +37,8 @@ class EndpointOutput(serializers.Serializer):
     )
 
 
-def endpoint_row(endpoint: Endpoint, *, with_secret: bool = False) -> dict[str, Any]:
-    """An endpoint as ``EndpointOutput`` (or, ``with_secret``, ``EndpointCreatedOutput``) renders it."""
+def endpoint_row(endpoint: Endpoint, *, secret: str | None = None) -> dict[str, Any]:
+    """An endpoint as ``EndpointOutput`` renders it (or, given its clear ``secret``, ``EndpointCreatedOutput``)."""
     row = {
         "id": endpoint.pk,
         "url": endpoint.url,
@@ -49,8 +49,8 @@ def endpoint_row(endpoint: Endpoint, *, with_secret: bool = False) -> dict[str, 
         "disabled_at": endpoint.disabled_at,
         "disabled_reason": endpoint.disabled_reason,
     }
-    if with_secret:
-        row["secret"] = endpoint.secret
+    if secret is not None:
+        row["secret"] = secret
     return row
 
 

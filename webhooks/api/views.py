@@ -72,10 +72,9 @@ class WebhookListCreateApi(APIView):
     def post(self, request: Request) -> Response:
         serializer = EndpointCreateInput(data=request.data)
         serializer.is_valid(raise_exception=True)
-        endpoint = endpoint_create(user=request.user, **serializer.validated_data)
-        return Response(
-            EndpointCreatedOutput(endpoint_row(endpoint, with_secret=True)).data, status=status.HTTP_201_CREATED
-        )
+        endpoint, secret = endpoint_create(user=request.user, **serializer.validated_data)
+        body = EndpointCreatedOutput(endpoint_row(endpoint, secret=secret)).data
+        return Response(body, status=status.HTTP_201_CREATED)
 
 
 class WebhookDetailApi(APIView):

@@ -9,9 +9,11 @@ from __future__ import annotations
 from outbox.channels import Channel, Outcome, Refusal
 from outbox.models import DeliveryStatus
 from outbox.services import delivery_attempt
+from palace_api.errors import ApplicationError
 from webhooks.models import Attempt, Endpoint, Message
 from webhooks.selectors.notices import PING
 from webhooks.services.messages import body_text
+from webhooks.services.secret_box import unseal
 from webhooks.services.transport import post_signed
 
 
@@ -32,10 +34,13 @@ class WebhookChannel(Channel):
 
     def send(self, delivery: Message) -> Outcome:
         endpoint = delivery.endpoint
-        sent = post_signed(
-            url=endpoint.url, secret=endpoint.secret, msg_id=delivery.msg_id, body=body_text(delivery.body)
-        )
-        record = (("endpoint", endpoint), ("status_code", sent.status_code))
+        record = (("endpoint", endpoint),)
+        try:
+            secret = unseal(endpoint.sealed_secret)
+        except ApplicationError as error:
+            return Outcome(succeeded=False, duration_ms=0, error=f"{error.code}: {error.detail}", record=record)
+        sent = post_signed(url=endpoint.url, secret=secret, msg_id=delivery.msg_id, body=body_text(delivery.body))
+        record = (*record, ("status_code", sent.status_code))
         return Outcome(sent.succeeded, sent.duration_ms, sent.error, record=record)
 
     def destination(self, delivery: Message) -> Endpoint:
