@@ -129,6 +129,19 @@ def test_preferences_are_patched_and_need_an_address(make_player, auth_client):
     assert response.status_code == 400 and "turn" in response.json()["errors"]
 
 
+@pytest.mark.parametrize("value", ["false", "0", 0, 1, "yes", "off", None, [], {}])
+def test_a_preference_is_a_json_boolean_nothing_coerced_to_one(make_player, auth_client, value):
+    """Strict input (issue #22): DRF's BooleanField took ``"false"``, ``0`` or ``"off"`` for false; each is a
+    400 ``invalid`` naming the field now, and the preferences stay as they were."""
+    alice, token = make_player("alice")
+    client = auth_client(token)
+    client.post(URL, {"address": "alice@example.com"})
+    response = client.patch(URL, {"turn": value})
+    assert response.status_code == 400 and response.json()["code"] == "invalid", response.content
+    assert set(response.json()["errors"]) == {"turn"}
+    assert client.get(URL).json()["preferences"] == {"turn": True, "finished": True}
+
+
 def test_bad_input_is_a_4xx_with_a_code(make_player, auth_client, api_client):
     alice, token = make_player("alice")
     client = auth_client(token)
