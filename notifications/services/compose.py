@@ -8,19 +8,19 @@ person may not know.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.template.loader import render_to_string
-from django.utils import timezone
 from django.utils.timesince import timeuntil
 
 from games.models import Game, Seat
 from notifications.models import Mail, MailGame, MailKind
+from notifications.services.delivery import MAILS
 from notifications.services.links import table_url, unsubscribe_url
-from notifications.services.scheduling import deliver_after_commit
+from outbox.services import deliveries_queue, queued_now
 
 # Which preference an unsubscribe link of each kind of mail turns off.
 SCOPE_OF = {MailKind.CONFIRM: "all", MailKind.TURN: "turn", MailKind.DIGEST: "turn", MailKind.FINISHED: "finished"}
@@ -92,11 +92,10 @@ def mail_make(
             # RFC 3834: made by a machine; auto-responders should not answer it.
             "Auto-Submitted": "auto-generated",
         },
-        next_attempt_at=timezone.now(),
-        queued_until=timezone.now() + timedelta(seconds=settings.MAIL_REQUEUE_SECONDS),
+        **queued_now(),
     )
     MailGame.objects.bulk_create(
         [MailGame(mail=mail, game=game, seat=seat, version=game.version) for game, seat in games]
     )
-    deliver_after_commit(mail.pk)
+    deliveries_queue(MAILS, [mail.pk])
     return mail

@@ -126,3 +126,11 @@ def error_responses(
         )
         responses[status] = OpenApiResponse(response=serializer, description=description)
     return responses
+
+
+def no_content_responses(
+    description: str, operation: str, codes: dict[int, tuple[str, ...]], *statuses: int
+) -> dict[int, OpenApiResponse]:
+    """``responses`` of an operation that answers 204 with no body (``description`` says what was done) or the
+    errors ``error_responses(operation, codes, *statuses)`` documents."""
+    return {204: OpenApiResponse(description=description), **error_responses(operation, codes, *statuses)}
