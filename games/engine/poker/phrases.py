@@ -19,6 +19,7 @@ from games.engine.phrasing import (
     Phrase,
     chips,
     count_words,
+    hand_name,
     known,
     line,
     phrase_with,
@@ -168,7 +169,7 @@ def _palace_shown(event: Event, names: Names) -> Line:
         to = names(event["to"])
         if palace is None:
             return line(f"{who} shows {to} the palace cards, which the others do not see")
-        return line(who, f" shows {to} the palace cards ", palace, f": {event['hand_names']['palace']}")
+        return line(who, f" shows {to} the palace cards ", palace, f": {hand_name(event, 'palace') or 'their hand'}")
     hand = known(event, "hand")
     own = event["own_suit_cards"]
     suit = f" ({count_words(own, 'card')} of the banner suit)" if own else ""
