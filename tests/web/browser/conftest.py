@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -21,7 +22,9 @@ from pytest_django.live_server_helper import LiveServer
 from games.selectors import views as selectors
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-SCREENSHOTS = Path(__file__).resolve().parents[3] / "docs" / "screenshots"
+SCREENSHOTS = Path(os.environ.get("PALACE_SCREENSHOTS") or Path(tempfile.gettempdir()) / "palace-screenshots")
+"""Where ``shot`` writes: a temporary folder, or the README's ``docs/screenshots/`` when ``python3 palace.py
+screenshots`` refreshes them on purpose (a test run must not rewrite tracked files)."""
 CARD = re.compile(r"^[2-9TJQKA][cdhs]$")
 RANKS = {"two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8", "nine": "9"}
 RANKS |= {"ten": "T", "jack": "J", "queen": "Q", "king": "K", "ace": "A"}
@@ -78,7 +81,7 @@ def sign_up(page: Any, server: str, name: str, password: str) -> None:
 
 
 def shot(page: Any, name: str) -> None:
-    """A screenshot for the README, under docs/screenshots/."""
+    """A screenshot for the README, under ``SCREENSHOTS``."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
 
