@@ -40,12 +40,6 @@ class StreamPage:
     ended: bool
 
 
-def game_version(game_id: int) -> tuple[int, bool] | None:
-    """``(version, ended)`` of the game, or ``None`` if there is none: one indexed read, no seats."""
-    row = Game.objects.filter(pk=game_id).values_list("version", "status").first()
-    return None if row is None else (row[0], row[1] not in LIVE_STATUSES)
-
-
 def stream_page(game_id: int, user: AbstractBaseUser | AnonymousUser, *, after: int, limit: int) -> StreamPage:
     """The entries with ``seq > after`` (at most ``limit``) redacted for ``user`` as ``events/`` redacts them.
 
