@@ -183,6 +183,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "palace_api.schema.token_schemes_either",
         "palace_api.schema.request_bodies_closed",
+        "palace_api.schema.answers_closed",
         "games.api.event_schema.add_event_components",
     ],
     # games/api/urls.py: a game id is 1 to 18 digits.
