@@ -15,18 +15,14 @@ from typing import Any
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
-from games.engine.errors import EngineError
-from games.engine.option_fields import BOOL, INT, SEAT, OptionField
+from games.api.option_schema import MAX_SEATS, option_fields
 from games.engine.poker.game import ACTION_TYPES as POKER_ACTION_TYPES
-from games.engine.poker.options import MAX_SEATS, MIN_SEATS
-from games.engine.registry import GAMES
 from games.engine.shedding.game import ACTION_TYPES as SHED_ACTION_TYPES
 from games.services.games import TURN_TIMEOUT_MAX, TURN_TIMEOUT_MIN
 
 POKER = "palace-poker"
 SHED = "palace"
 CARD = {"type": "string", "description": "A card code, rank and suit: `As`, `Td`, `9c`.", "example": "As"}
-SEAT_NUMBER = {"type": "integer", "minimum": 0, "maximum": MAX_SEATS - 1}
 MAYBE_CARD = {**CARD, "nullable": True, "description": "A card code, or null for a card you may not know."}
 
 
@@ -43,66 +39,6 @@ def _kind_field(kind: str) -> serializers.ChoiceField:
     return serializers.ChoiceField(choices=[kind], help_text="The game; the discriminator of this oneOf.")
 
 
-# --- options, per game: every option's type, range and default ---
-
-
-def _fixed_defaults(kind: str) -> dict[str, Any]:
-    """The options of ``kind`` whose default is one value, by name: the engine's default (``normalize_options``
-    of nothing) where it stays the same whatever the seats and whatever any other option is set to (its bounds,
-    each choice). A default that follows them (the big bet, twice the small bet) is left out: a client that
-    sent it would override what the engine derives."""
-    game = GAMES[kind]
-    fixed = game.normalize_options({}, MIN_SEATS)
-    probes: list[tuple[dict[str, Any], int]] = [({}, seats) for seats in range(MIN_SEATS + 1, MAX_SEATS + 1)]
-    for option in game.option_fields:
-        values = [True] if option.kind == BOOL else [0, 1] if option.kind == SEAT else [option.low, option.high]
-        values += list(option.choices)
-        probes += [({option.name: value}, MAX_SEATS) for value in values if value is not None]
-    for raw, seats in probes:
-        try:
-            probed = game.normalize_options(raw, seats)
-        except EngineError:  # an inconsistent probe says nothing
-            continue
-        fixed = {name: value for name, value in fixed.items() if name in raw or probed[name] == value}
-    return fixed
-
-
-def _option_field(option: OptionField, default: Any, *, given: bool) -> serializers.Field:
-    """One option (``games.engine.option_fields``) as a serializer field; ``given``: as a client sends it (not
-    required, with ``default`` unless it is ``_NO_DEFAULT``), else as a game shows it."""
-    kwargs: dict[str, Any] = {"help_text": option.help.capitalize() + "." if option.help else option.label + "."}
-    if option.optional:
-        kwargs.update(allow_null=True, help_text=f"{kwargs['help_text']} Null: {option.null_means}.")
-    if given:
-        kwargs["required"] = False
-        if default is not _NO_DEFAULT and default is not None:
-            kwargs["default"] = default
-    if option.kind == BOOL:
-        return serializers.BooleanField(**kwargs)
-    if option.kind == INT:
-        return serializers.IntegerField(min_value=option.low, max_value=option.high, **kwargs)
-    if option.kind == SEAT:
-        return serializers.IntegerField(min_value=0, max_value=MAX_SEATS - 1, **kwargs)
-    if option.seat_allowed:
-        return extend_schema_field(
-            {"oneOf": [{"type": "string", "enum": list(option.choices)}, {**SEAT_NUMBER, "description": "A seat."}]}
-        )(type("RuleOrSeatField", (serializers.JSONField,), {}))(**kwargs)
-    return serializers.ChoiceField(choices=list(option.choices), **kwargs)
-
-
-_NO_DEFAULT = object()
-
-
-def _option_fields(kind: str, *, given: bool) -> dict[str, serializers.Field]:
-    """Every option of ``kind``, from the engine's ``option_fields``: ``given``, as a client sends them (each
-    optional, with its default where it has one of its own), else as a game shows them (each present)."""
-    defaults = _fixed_defaults(kind)
-    return {
-        option.name: _option_field(option, defaults.get(option.name, _NO_DEFAULT), given=given)
-        for option in GAMES[kind].option_fields
-    }
-
-
 def _turn_timeout() -> serializers.IntegerField:
     return serializers.IntegerField(
         required=False,
@@ -113,15 +49,15 @@ def _turn_timeout() -> serializers.IntegerField:
     )
 
 
-PokerOptions = type("PokerOptions", (serializers.Serializer,), _option_fields(POKER, given=False))
-ShedOptions = type("ShedOptions", (serializers.Serializer,), _option_fields(SHED, given=False))
+PokerOptions = type("PokerOptions", (serializers.Serializer,), option_fields(POKER, given=False))
+ShedOptions = type("ShedOptions", (serializers.Serializer,), option_fields(SHED, given=False))
 PokerOptionsInput = type(
     "PokerOptionsInput",
     (serializers.Serializer,),
-    {**_option_fields(POKER, given=True), "turn_timeout": _turn_timeout()},
+    {**option_fields(POKER, given=True), "turn_timeout": _turn_timeout()},
 )
 ShedOptionsInput = type(
-    "ShedOptionsInput", (serializers.Serializer,), {**_option_fields(SHED, given=True), "turn_timeout": _turn_timeout()}
+    "ShedOptionsInput", (serializers.Serializer,), {**option_fields(SHED, given=True), "turn_timeout": _turn_timeout()}
 )
 
 
