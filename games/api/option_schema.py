@@ -50,7 +50,7 @@ def _fixed_defaults(kind: str) -> dict[str, Any]:
 def _option_field(option: OptionField, default: Any, *, given: bool) -> serializers.Field:
     """One option (``games.engine.option_fields``) as a serializer field; ``given``: as a client sends it (not
     required, with ``default`` unless it is ``_NO_DEFAULT``), else as a game shows it."""
-    kwargs: dict[str, Any] = {"help_text": option.help.capitalize() + "." if option.help else option.label + "."}
+    kwargs: dict[str, Any] = {"help_text": (option.help[:1].upper() + option.help[1:] or option.label) + "."}
     if option.optional:
         kwargs.update(allow_null=True, help_text=f"{kwargs['help_text']} Null: {option.null_means}.")
     if given:
