@@ -6,6 +6,8 @@
   refused before anything reads it (413 ``payload_too_large`` with ``limit``), and an error page that Django
   made in HTML (its DEBUG 404 and 500 pages, which bypass handler404/handler500) is answered in the API's JSON
   shape instead.
+- ``ContentSecurityPolicyMiddleware``: django-csp's middleware (settings.CONTENT_SECURITY_POLICY on every
+  response), with inline styles allowed on the pages of DRF's browsable API, whose templates write them.
 """
 
 from __future__ import annotations
@@ -14,8 +16,12 @@ import logging
 import time
 from collections.abc import Callable
 
+from csp.constants import SELF, UNSAFE_INLINE
+from csp.middleware import CSPMiddleware, PolicyParts
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http.response import HttpResponseBase
+from rest_framework.renderers import BrowsableAPIRenderer
 
 from palace_api.errors import API_PREFIX, ErrorCode, error_body
 
@@ -83,3 +89,22 @@ class ApiErrorMiddleware:
             status = response.status_code
             response = JsonResponse(error_body(*known), status=status)
         return response
+
+
+LIBRARY_STYLES = {"style-src": [SELF, UNSAFE_INLINE]}
+"""The policy's change on the pages of libraries whose templates or scripts write inline styles (DRF's browsable
+API; Redoc, palace_api/urls.py): their styles, never their scripts, may be inline. Those pages show the API's own
+data and schema, escaped."""
+
+
+class ContentSecurityPolicyMiddleware(CSPMiddleware):
+    """django-csp's middleware (the extension point its docs name: ``get_policy_parts``); a page of DRF's browsable
+    API gets ``LIBRARY_STYLES`` (its base template writes a <style> and style attributes)."""
+
+    def get_policy_parts(
+        self, request: HttpRequest, response: HttpResponseBase, report_only: bool = False
+    ) -> PolicyParts:
+        parts = super().get_policy_parts(request=request, response=response, report_only=report_only)
+        if parts.replace is None and isinstance(getattr(response, "accepted_renderer", None), BrowsableAPIRenderer):
+            parts.replace = LIBRARY_STYLES
+        return parts
