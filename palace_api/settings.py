@@ -154,7 +154,9 @@ CONTENT_SECURITY_POLICY = {
 CACHES = {"default": read_cache(env)}
 
 REST_FRAMEWORK = {
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # drf-spectacular's, adding to each operation's documented errors those DRF answers around it (406, 503, the
+    # session's CSRF 403): palace_api/errors/schema.py.
+    "DEFAULT_SCHEMA_CLASS": "palace_api.errors.schema.AutoSchema",
     # Closed by default: each view that is open says so.
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     # "Authorization: Token <token>" (knox keeps only a digest) first, so a 401 names the Token scheme in
