@@ -315,6 +315,9 @@ WEBHOOK_DISABLE_AFTER = env.float("WEBHOOK_DISABLE_AFTER", default=24 * 3600.0)
 # delivery, unless they fall in one of these networks (tests; `palace.py run` allows loopback).
 WEBHOOK_ALLOWED_NETWORKS = read_networks(env, "WEBHOOK_ALLOWED_NETWORKS")
 WEBHOOK_MAX_ENDPOINTS = env.int("WEBHOOK_MAX_ENDPOINTS", default=10)
+# Keys that encrypt webhook signing secrets at rest (webhooks/services/secret_box.py): the first encrypts, any
+# decrypts, so keys rotate. Empty: derived from SECRET_KEY (and SECRET_KEY_FALLBACKS), for local runs.
+WEBHOOK_SECRET_KEYS = env.list("WEBHOOK_SECRET_KEYS", default=[])
 # Live event streams (README, "Live streams"): Redis pub/sub tells each web process which game moved, when Redis
 # is configured; otherwise each web process polls the versions of the games its open streams watch.
 STREAMS_REDIS_URL = read_streams_redis_url(env, broker_url=CELERY_BROKER_URL)
@@ -342,5 +345,3 @@ NOTIFICATION_GRACE_SECONDS = env.float("NOTIFICATION_GRACE_SECONDS", default=120
 NOTIFICATION_FINISHED_WINDOW = env.float("NOTIFICATION_FINISHED_WINDOW", default=24 * 3600.0)
 # Seconds before each retry of a mail the server refused or could not take; after the last, the mail failed.
 MAIL_RETRY_DELAYS = [60.0, 300.0, 1800.0, 7200.0]
-# A delivery task sent but not run within this many seconds (lost with a broker or worker) is sent again.
-MAIL_REQUEUE_SECONDS = 300.0

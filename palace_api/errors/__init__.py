@@ -40,6 +40,7 @@ from palace_api.errors.schema import (
     ThrottledErrorSerializer,
     ValidationErrorSerializer,
     error_responses,
+    no_content_responses,
 )
 
 __all__ = [
@@ -66,6 +67,7 @@ __all__ = [
     "error_body",
     "error_responses",
     "exception_handler",
+    "no_content_responses",
     "page_not_found",
     "permission_denied",
     "server_error",

@@ -214,3 +214,11 @@ def _documented_operation(declared: Any) -> str | None:
 
 def _first(key: Any) -> Any:
     return key[0] if isinstance(key, tuple) else key
+
+
+def no_content_responses(
+    description: str, operation: str, codes: dict[int, tuple[str, ...]], *statuses: int
+) -> dict[int, OpenApiResponse]:
+    """``responses`` of an operation that answers 204 with no body (``description`` says what was done) or the
+    errors ``error_responses(operation, codes, *statuses)`` documents."""
+    return {204: OpenApiResponse(description=description), **error_responses(operation, codes, *statuses)}

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -22,7 +23,9 @@ from pytest_django.live_server_helper import LiveServer
 from games.selectors import views as selectors
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-SCREENSHOTS = Path(__file__).resolve().parents[3] / "docs" / "screenshots"
+SCREENSHOTS = Path(os.environ.get("PALACE_SCREENSHOTS") or Path(tempfile.gettempdir()) / "palace-screenshots")
+"""Where ``shot`` writes: a temporary folder, or the README's ``docs/screenshots/`` when ``python3 palace.py
+screenshots`` refreshes them on purpose (a test run must not rewrite tracked files)."""
 CARD = re.compile(r"^[2-9TJQKA][cdhs]$")
 RANKS = {"two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8", "nine": "9"}
 RANKS |= {"ten": "T", "jack": "J", "queen": "Q", "king": "K", "ace": "A"}
@@ -134,7 +137,7 @@ def sign_up(page: Any, server: str, name: str, password: str) -> None:
 
 
 def shot(page: Any, name: str) -> None:
-    """A screenshot for the README, under docs/screenshots/."""
+    """A screenshot for the README, under ``SCREENSHOTS``."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     # caret="initial": Playwright's default hides the caret with a style attribute on the focused input, which
     # htmx would then copy onto the swapped-in table, and the Content-Security-Policy refuse.
