@@ -29,7 +29,7 @@ from typing import Any
 
 from games.engine.bots.base import ActionJSON, Bot, RandomSource, acting_seat, legal_by_type
 from games.engine.bots.poker_basic import PokerBasicBot
-from games.engine.bots.search import shuffled
+from games.engine.bots.search import rollout, shuffled
 from games.engine.cards import FULL_DECK, Card
 from games.engine.errors import EngineError
 from games.engine.poker import PALACE_POKER
@@ -115,6 +115,9 @@ class PokerSearchRules:
 
     def at_horizon(self, root: PokerState, state: PokerState) -> bool:
         return state.phase != PLAY
+
+    def playout(self, root: PokerState, state: PokerState, rng: RandomSource) -> PokerState:
+        return rollout(self, root, state, rng)
 
     def reward(self, root: PokerState, state: PokerState, seat: int) -> float:
         """See the module docstring."""

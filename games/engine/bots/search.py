@@ -27,6 +27,7 @@ Randomness comes only from the ``rng`` passed to ``choose``.
 from __future__ import annotations
 
 import math
+import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
@@ -40,8 +41,10 @@ DEFAULT_SECONDS = 0.25
 """The time budget of one decision (the issue's 250 ms on the 2-core machine of benchmarks/README.md)."""
 MAX_ROLLOUT_STEPS = 5_000
 """A rollout that has not reached the horizon after this many applied actions is scored as it stands."""
-UCB_C = 0.6
-"""UCB1's exploration constant, for rewards on a [0, 1] scale."""
+MIN_SWEEPS = 3
+"""Sweeps before any candidate may be dropped."""
+DROP_C = 0.8
+"""A candidate whose mean trails the best by ``DROP_C / sqrt(sweeps)`` (rewards on a [0, 1] scale) is dropped."""
 
 Clock = Callable[[], float]
 
@@ -63,6 +66,10 @@ class Searchable(Protocol):
 
     def at_horizon(self, root: Any, state: Any) -> bool:
         """Whether the rollout from ``root`` may stop at ``state`` (the game over, or the hand over)."""
+
+    def playout(self, root: Any, state: Any, rng: RandomSource) -> Any:
+        """The state a rollout from ``state`` ends in: ``rollout(self, root, state, rng)``, or a faster
+        equivalent on the game's own in-place simulation."""
 
     def reward(self, root: Any, state: Any, seat: int) -> float:
         """The outcome at ``state`` for ``seat``, about [0, 1]; higher is better."""
@@ -120,7 +127,6 @@ class SearchBot:
     """
 
     name = "search"
-    allocation = "ucb"
 
     def __init__(
         self,
@@ -148,36 +154,57 @@ class SearchBot:
     def search(
         self, view: Mapping[str, Any], candidates: list[ActionJSON], rng: RandomSource
     ) -> tuple[list[float], list[int]]:
-        """Per candidate, the sum of the rewards of its rollouts and their number."""
+        """Per candidate, the sum of the rewards of its rollouts and their number.
+
+        Sweeps: each draws one determinization and one rollout seed, and plays every candidate still in
+        the running from that same deal with that same seed (common random numbers: the hidden cards, the
+        largest part of the noise, are the same for all, so the differences between means are much
+        sharper than with independent deals). After each sweep from the third, a candidate whose mean is
+        ``DROP_C / sqrt(sweeps)`` or more below the best leaves the running (successive elimination).
+        """
         seat: int = view["viewer"] if "viewer" in view else view["to_act"][0]
         deadline = None if self.seconds is None else self.clock() + self.seconds
         totals, counts = [0.0] * len(candidates), [0] * len(candidates)
         actions = [to_action(seat, body) for body in candidates]
-        game = self.rules.game
-        for done in range(self.iterations):
-            if deadline is not None and done and self.clock() >= deadline:
-                break
-            pick = self._pick(totals, counts, done)
+        alive = list(range(len(candidates)))
+        done, sweeps = 0, 0
+        while done < self.iterations and len(alive) > 1:
             root = self.rules.determinize(view, rng)
-            state, _ = game.apply(root, actions[pick])
-            end = rollout(self.rules, root, state, rng)
-            totals[pick] += self.rules.reward(root, end, seat)
-            counts[pick] += 1
+            seed = rng.randint(0, 2**62)
+            for pick in alive:
+                if done >= self.iterations or (deadline is not None and done and self.clock() >= deadline):
+                    return totals, counts
+                totals[pick] += self._rollout(root, actions[pick], random.Random(seed), seat)  # noqa: S311 - a rollout's seed, drawn from rng
+                counts[pick] += 1
+                done += 1
+            sweeps += 1
+            if sweeps >= MIN_SWEEPS:
+                best = max(totals[i] / counts[i] for i in alive)
+                alive = [i for i in alive if totals[i] / counts[i] > best - DROP_C / math.sqrt(sweeps)]
         return totals, counts
 
-    def _pick(self, totals: list[float], counts: list[int], done: int) -> int:
-        for i, count in enumerate(counts):
-            if count == 0:
-                return i
-        log_n = math.log(done)
-        return max(range(len(counts)), key=lambda i: totals[i] / counts[i] + UCB_C * math.sqrt(log_n / counts[i]))
+    def _rollout(self, root: Any, action: Action, rng: RandomSource, seat: int) -> float:
+        state, _ = self.rules.game.apply(root, action)
+        return self.rules.reward(root, self.rules.playout(root, state, rng), seat)
 
 
 class FlatMonteCarloBot(SearchBot):
-    """The baseline: the same determinizations, rollouts and budget, each candidate in turn (no UCB)."""
+    """The baseline: flat Monte Carlo, each candidate in turn, each rollout from its own determinization
+    (no common deals, no elimination), the same rollouts and budget as ``SearchBot``."""
 
     name = "flat"
-    allocation = "round_robin"
 
-    def _pick(self, totals: list[float], counts: list[int], done: int) -> int:
-        return done % len(counts)
+    def search(
+        self, view: Mapping[str, Any], candidates: list[ActionJSON], rng: RandomSource
+    ) -> tuple[list[float], list[int]]:
+        seat: int = view["viewer"] if "viewer" in view else view["to_act"][0]
+        deadline = None if self.seconds is None else self.clock() + self.seconds
+        totals, counts = [0.0] * len(candidates), [0] * len(candidates)
+        actions = [to_action(seat, body) for body in candidates]
+        for done in range(self.iterations):
+            if deadline is not None and done and self.clock() >= deadline:
+                break
+            pick = done % len(candidates)
+            totals[pick] += self._rollout(self.rules.determinize(view, rng), actions[pick], rng, seat)
+            counts[pick] += 1
+        return totals, counts

@@ -26,12 +26,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.engine.bots.base import ActionJSON, Bot, RandomSource
-from games.engine.bots.search import shuffled
+from games.engine.bots.random_bot import RandomBot
+from games.engine.bots.search import MAX_ROLLOUT_STEPS, shuffled, to_action
 from games.engine.bots.shedding_basic import ShedBasicBot
 from games.engine.cards import Card
 from games.engine.errors import EngineError
 from games.engine.protocol import Game
 from games.engine.shedding import PALACE
+from games.engine.shedding.legal import legal_actions, seats_to_act
 from games.engine.shedding.options import ShedOptions
 from games.engine.shedding.ranks import FOUR_OF_A_KIND, sort_cards
 from games.engine.shedding.state import PLAY, ShedState, pack
@@ -39,6 +41,8 @@ from games.engine.shedding.state import PLAY, ShedState, pack
 ROLLOUT_EPSILON = 0.1
 """Rollout decisions taken at random instead of by ``basic`` (varied play beats a fixed script: measured
 in benchmarks/README.md, "Arena")."""
+
+_RANDOM = RandomBot()
 
 
 class ShedSearchRules:
@@ -117,7 +121,24 @@ class ShedSearchRules:
     def at_horizon(self, root: ShedState, state: ShedState) -> bool:
         return self.game.is_over(state)
 
-    def reward(self, root: ShedState, state: ShedState, seat: int) -> float:
+    def playout(self, root: ShedState, state: ShedState, rng: RandomSource) -> Any:
+        """``search.rollout`` on ``PALACE.simulation`` (no view, no frozen state per step): each deciding
+        seat's policy reads only what ``ShedBasicBot`` and ``RandomBot`` read of a view (its legal actions,
+        the seat on turn, the pile). Returns the simulation's draft, which reads like a ``ShedState``."""
+        sim = PALACE.simulation(state)
+        t = sim.t
+        for _ in range(MAX_ROLLOUT_STEPS):
+            if sim.is_over():
+                break
+            to_act = seats_to_act(t)
+            seat = to_act[0] if len(to_act) == 1 else rng.choice(to_act)
+            legal = [entry.to_json() for entry in legal_actions(t, seat)]
+            view = {"viewer": seat, "to_act": [seat], "turn": t.turn, "pile": t.pile, "legal_actions": legal}
+            bot = _RANDOM if self.epsilon and rng.random() < self.epsilon else self.policy
+            sim.play(to_action(seat, bot.choose(view, rng)))
+        return t
+
+    def reward(self, root: ShedState, state: Any, seat: int) -> float:
         """(seats - place) / (seats - 1) once ranked; 0.5 for a rollout cut short."""
         if not state.order:
             return 0.5

@@ -59,6 +59,9 @@ class _Shallow:
     def at_horizon(self, root, state):
         return True
 
+    def playout(self, root, state, rng):
+        return state
+
     def reward(self, root, state, seat):
         return self.rules.reward(root, state, seat)
 
@@ -171,6 +174,23 @@ def test_the_search_never_takes_an_illegal_action(kind, cls):
     deep = cls(_rules(kind), seconds=None, iterations=6)
     for state, seat, view in _decisions(kind, 60, seed=9):
         game.apply(state, to_action(seat, deep.choose(view, rng)))
+
+
+def test_the_shedding_simulation_plays_as_apply_does():
+    """Given random decisions of Palace's play phase, when each is applied both by ``PALACE.apply`` and in
+    place on a ``PALACE.simulation`` of the state, then the simulation's draft freezes to the state that
+    ``apply`` returns."""
+    compared = 0
+    for state, seat, view in _decisions("palace", 3_000, seed=10):
+        if state.phase != PLAY:
+            continue
+        action = to_action(seat, RandomBot().choose(view, random.Random(compared)))
+        after, _ = PALACE.apply(state, action)
+        sim = PALACE.simulation(state)
+        sim.play(action)
+        assert sim.t.freeze() == after
+        compared += 1
+    assert compared > 1_000
 
 
 def test_the_search_refuses_a_view_without_its_decision():
