@@ -1,27 +1,30 @@
 """Determinized Monte Carlo search: a bot that samples the cards its seat cannot see and plays the game out.
 
-The search reads one seat's view, as every bot does (``games.engine.bots.base``). Each iteration:
+The search reads one seat's view, as every bot does (``games.engine.bots.base``), and compares the
+candidate actions its game's ``Searchable`` offers. ``SearchBot`` works in sweeps:
 
-1. **determinize**: the game's ``Searchable`` builds a full engine state consistent with the view (the
-   seat's own cards, every face-up card, the counts of each hidden zone), the hidden cards drawn from
-   ``rng``;
-2. **select** one of the seat's candidate actions: ``SearchBot`` by UCB1 over the statistics gathered so
-   far across determinizations (information-set search with the tree cut at the root, the form that
-   Cowling, Powley and Whitehouse's 2012 ISMCTS study found about as strong as the full tree in card
-   games); ``FlatMonteCarloBot`` round robin, every candidate the same number of rollouts;
-3. **roll out** with the engine's own ``apply``: every seat, the searcher included, decides from its own
-   view of the determinized state by the game's rollout policy (the ``basic`` bot, with a small chance
-   of a random legal action), each shuffle drawn from ``rng``, up to the game's horizon (the match's end
-   in Palace, the hand's end in Palace Poker);
-4. **score** the outcome for the seat, in [0, 1] or so (``Searchable.reward``).
+1. **determinize**: build a full engine state consistent with the view (the seat's own cards, every
+   face-up card, the size of each hidden zone), the hidden cards dealt from ``rng``;
+2. **play every candidate still in the running from that deal**, each rollout with the same seed drawn
+   from ``rng`` (common random numbers: the deal, the largest part of the noise, is shared, so the
+   differences between candidates' means are sharp). A rollout applies the candidate with the engine's
+   ``apply`` and plays on to the game's horizon (the match's end in Palace, the hand's end in Palace
+   Poker): every seat, the searcher included, decides by the game's rollout policy (the ``basic`` bot,
+   with a small chance of a random legal action) from what it may see, each shuffle drawn from the seed;
+3. **score** the end for the seat, on a [0, 1] scale (``Searchable.reward``), and after the third sweep
+   drop every candidate whose mean trails the best by ``DROP_C / sqrt(sweeps)`` (successive elimination).
+
+It answers the candidate with the best mean. ``FlatMonteCarloBot``, the baseline, spends the same budget
+on the same rollouts round robin, each from its own deal, without elimination. Measured (benchmarks/
+README.md, "Arena"): UCB1 over independent deals did no better than round robin; shared deals did.
 
 The budget: ``iterations`` rollouts, or ``seconds`` of wall time (``time.perf_counter``), whichever ends
-first; a single candidate is answered at once. The clock is the only impure part of this module: it
-decides how many rollouts run, never what a rollout does, so with ``seconds=None`` a decision is a pure
-function of the view and the generator's state (the tests rely on it). The engine stays unchanged: a
-rollout applies actions to frozen states exactly as the server does.
+first; one candidate (or one left in the running) is answered at once. The clock is the only impure part
+of this module: it decides how many rollouts run, never what one does, so with ``seconds=None`` a
+decision is a pure function of the view and the generator's state (the tests rely on it).
 
-Randomness comes only from the ``rng`` passed to ``choose``.
+Randomness comes only from the ``rng`` passed to ``choose`` (a rollout's ``random.Random`` is seeded from
+it).
 """
 
 from __future__ import annotations
@@ -119,7 +122,7 @@ def rollout(rules: Searchable, root: Any, state: Any, rng: RandomSource) -> Any:
 
 
 class SearchBot:
-    """The ``"search"`` bot of one game (see the module docstring).
+    """The ``"search"`` bot of one game: sweeps over shared deals with elimination (see the module docstring).
 
     ``rules``: the game's ``Searchable``; ``seconds``: the wall-time budget of a decision (``None``: no
     clock, ``iterations`` alone); ``iterations``: the most rollouts a decision runs; ``clock``: seconds,

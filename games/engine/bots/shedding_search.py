@@ -39,8 +39,8 @@ from games.engine.shedding.ranks import FOUR_OF_A_KIND, sort_cards
 from games.engine.shedding.state import PLAY, ShedState, pack
 
 ROLLOUT_EPSILON = 0.1
-"""Rollout decisions taken at random instead of by ``basic`` (varied play beats a fixed script: measured
-in benchmarks/README.md, "Arena")."""
+"""Rollout decisions taken at random instead of by ``basic``: ``basic`` is deterministic, so without some
+randomness every rollout from one deal would be the same game."""
 
 _RANDOM = RandomBot()
 
