@@ -4,6 +4,7 @@
     python3 palace.py run                  serve Palace API with a Celery worker and beat (Ctrl-C stops them)
     python3 palace.py test [pytest args]   lint, check import boundaries, run the tests
     python3 palace.py manage COMMAND ...   a manage.py command with the run command's local settings
+    python3 palace.py screenshots          refresh the README's pictures (docs/screenshots/) from the browser tests
 
 The first run makes .venv/ beside this file and installs the project into it with its test extra; later runs
 reinstall only when pyproject.toml has changed (a hash of it is kept in .venv/).
@@ -17,7 +18,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
@@ -108,6 +109,17 @@ def command_test(pytest_args: Sequence[str]) -> int:
     )
 
 
+def command_screenshots(pytest_args: Sequence[str]) -> int:
+    """Refresh the README's pictures (``docs/screenshots/``) by running the browser tests that take them; a plain
+    test run writes its screenshots to a temporary folder instead."""
+    code = ensure_venv()
+    if code:
+        return code
+    os.environ.setdefault("SECRET_KEY", "palace-tests-only-not-secret")
+    os.environ["PALACE_SCREENSHOTS"] = str(ROOT / "docs" / "screenshots")
+    return run([str(venv_python()), "-m", "pytest", "-p", "no:cacheprovider", "tests/web/browser", *pytest_args])
+
+
 BACKGROUND = ("webhooks",)
 """Services of the run command started at a lower CPU priority (niceness ``BACKGROUND_NICENESS``)."""
 BACKGROUND_NICENESS = 10
@@ -143,6 +155,27 @@ def lower_priority(niceness: int = BACKGROUND_NICENESS) -> None:
             return
 
 
+def run_services(python: str, port: str) -> dict[str, list[str]]:
+    """The run command's processes by name, each a command line (``{py}`` is the venv's Python, ``{port}`` the
+    web port); ``BACKGROUND`` names those started at a lower CPU priority."""
+    lines = {
+        # ASGI: an open live stream waits on uvicorn's event loop instead of holding a worker. WhiteNoise serves
+        # static files, as runserver did. Open streams get 5 s to end when stopped.
+        "web": "{py} -m uvicorn palace_api.asgi:application --host 127.0.0.1 --port {port}"
+        " --timeout-graceful-shutdown 5",
+        "worker": "{py} -m celery -A palace_api worker -l INFO -c 2 -n palace-{port}@%h",
+        # Webhook deliveries wait on other people's servers: threads of a worker of their own (README, Webhooks).
+        "webhooks": "{py} -m celery -A palace_api worker -Q webhooks -P threads -c 8 -l INFO -n webhooks-{port}@%h",
+        "beat": "{py} -m celery -A palace_api beat -l INFO -s {schedule}",
+    }
+    schedule = str(VENV / f"celerybeat-schedule-{port}")
+    # Split before filling in, so a path with a space stays one argument.
+    return {
+        name: [part.format(py=python, port=port, schedule=schedule) for part in line.split()]
+        for name, line in lines.items()
+    }
+
+
 def command_run(args: Sequence[str]) -> int:
     """Migrate, make a staff user if none, declare the task queue, then serve until Ctrl-C: web server, Celery
     worker and beat."""
@@ -152,65 +185,25 @@ def command_run(args: Sequence[str]) -> int:
     port = os.environ.get("PORT", "8000")
     local_environment()
     python = str(venv_python())
-    for label, argv in [
-        ("migrate", [python, "manage.py", "migrate", "--noinput"]),
-        ("ensure_staff", [python, "manage.py", "ensure_staff"]),
-        ("prepare_broker", [python, "manage.py", "prepare_broker"]),
-    ]:
-        code = run_steps([(label, argv)])
-        if code:
-            return code
-    beat_schedule = VENV / f"celerybeat-schedule-{port}"
-    services = {
-        # ASGI: an open live stream waits on uvicorn's event loop instead of holding a worker. WhiteNoise serves
-        # the admin's static files, as runserver did. Open streams get 5 s to end when stopped.
-        "web": [
-            python,
-            "-m",
-            "uvicorn",
-            "palace_api.asgi:application",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            port,
-            "--timeout-graceful-shutdown",
-            "5",
-        ],
-        "worker": [
-            python,
-            "-m",
-            "celery",
-            "-A",
-            "palace_api",
-            "worker",
-            "-l",
-            "INFO",
-            "-c",
-            "2",
-            "-n",
-            f"palace-{port}@%h",
-        ],
-        # Webhook deliveries wait on other people's servers: threads of a worker of their own (README, Webhooks).
-        "webhooks": [
-            python,
-            "-m",
-            "celery",
-            "-A",
-            "palace_api",
-            "worker",
-            "-Q",
-            "webhooks",
-            "-P",
-            "threads",
-            "-c",
-            "8",
-            "-l",
-            "INFO",
-            "-n",
-            f"webhooks-{port}@%h",
-        ],
-        "beat": [python, "-m", "celery", "-A", "palace_api", "beat", "-l", "INFO", "-s", str(beat_schedule)],
-    }
+    code = run_steps(
+        [
+            ("migrate", [python, "manage.py", "migrate", "--noinput"]),
+            ("ensure_staff", [python, "manage.py", "ensure_staff"]),
+            ("prepare_broker", [python, "manage.py", "prepare_broker"]),
+        ]
+    )
+    if code:
+        return code
+    return supervise(
+        run_services(python, port),
+        ready=f"Palace runs: http://127.0.0.1:{port}/ (play in a browser), "
+        f"http://127.0.0.1:{port}/api/docs/ (API docs)",
+    )
+
+
+def supervise(services: dict[str, list[str]], *, ready: str) -> int:
+    """Start each service, then wait until Ctrl-C, SIGTERM or one of them stops; stop the rest (SIGTERM, then
+    SIGKILL after 15 s in all). Returns the exit code: 0 when stopped by a signal."""
     children: dict[str, subprocess.Popen[bytes]] = {}
 
     def interrupt(signum: int, frame: object) -> None:
@@ -232,7 +225,7 @@ def command_run(args: Sequence[str]) -> int:
                 start_new_session=True,
                 preexec_fn=nice,  # noqa: PLW1509 - this process runs no threads
             )
-        say(f"Palace runs: http://127.0.0.1:{port}/ (play in a browser), http://127.0.0.1:{port}/api/docs/ (API docs)")
+        say(ready)
         say("Ctrl-C stops the web server, the worker and beat")
         while True:
             for name, child in children.items():
@@ -244,16 +237,22 @@ def command_run(args: Sequence[str]) -> int:
         say("stopping")
         return 0
     finally:
-        for child in children.values():
-            if child.poll() is None:
-                child.send_signal(signal.SIGTERM)
-        deadline = time.monotonic() + 15
-        for child in children.values():
-            try:
-                child.wait(timeout=max(0.1, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                child.kill()
-                child.wait()
+        stop(children.values())
+
+
+def stop(children: Iterable[subprocess.Popen[bytes]]) -> None:
+    """SIGTERM each child still running, then SIGKILL whichever has not ended 15 s later."""
+    children = list(children)
+    for child in children:
+        if child.poll() is None:
+            child.send_signal(signal.SIGTERM)
+    deadline = time.monotonic() + 15
+    for child in children:
+        try:
+            child.wait(timeout=max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
 
 
 # name -> (usage line, one-line help, function taking the remaining arguments and returning an exit code)
@@ -267,6 +266,11 @@ COMMANDS: dict[str, tuple[str, str, Callable[[Sequence[str]], int]]] = {
         "manage COMMAND [ARGS]",
         "a manage.py command (play_demo, changepassword...) with the local settings of run",
         command_manage,
+    ),
+    "screenshots": (
+        "screenshots",
+        "refresh the README's pictures in docs/screenshots/ from the browser tests",
+        command_screenshots,
     ),
     "test": (
         "test [pytest args]",

@@ -222,18 +222,19 @@ def game_latencies(
 
 def queue_messages(port: int, count: int) -> None:
     """``count`` messages spread over the 100 endpoints, made and queued as the dispatcher does."""
+    from outbox.services import deliveries_queue, queued_now
     from players.services import player_register
     from webhooks.models import Endpoint, Message
+    from webhooks.services.delivery import WEBHOOKS
     from webhooks.services.endpoints import endpoint_create
     from webhooks.services.messages import message_body, new_msg_id
-    from webhooks.services.scheduling import deliver_after_commit
 
     endpoints: list[Endpoint] = []
     for kind, number in ENDPOINTS.items():
         for index in range(number):
             user, _ = player_register(name=f"hook-{kind}-{index}-{uuid.uuid4().hex[:6]}")
             url = f"http://{HOST}:{port}/{kind}/{index}"
-            endpoints.append(endpoint_create(user=user, url=url, events=["turn.due"]))
+            endpoints.append(endpoint_create(user=user, url=url, events=["turn.due"])[0])
     now = datetime.now(UTC)
     messages = [
         Message(
@@ -241,8 +242,7 @@ def queue_messages(port: int, count: int) -> None:
             msg_id=new_msg_id(),
             event_type="turn.due",
             body=message_body(event_type="turn.due", at=now, data={"game": 0, "seat": 0, "version": index}),
-            next_attempt_at=now,
-            queued=True,
+            **queued_now(now),
         )
         for index in range(count)
     ]
@@ -250,7 +250,7 @@ def queue_messages(port: int, count: int) -> None:
     from django.db import transaction
 
     with transaction.atomic():
-        deliver_after_commit([message.pk for message in messages])
+        deliveries_queue(WEBHOOKS, [message.pk for message in messages])
 
 
 def main(argv: list[str] | None = None) -> int:

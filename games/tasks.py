@@ -5,34 +5,31 @@ redelivered after its worker died never applies a decision twice."""
 from __future__ import annotations
 
 from celery import shared_task
-from django.db import InterfaceError, OperationalError
 
 from games.services.turns import bot_move as bot_move_service
 from games.services.turns import stalled_bots_sweep, timeout_apply, timeouts_sweep
-
-TRANSIENT = (OperationalError, InterfaceError)
-RETRY = {"autoretry_for": TRANSIENT, "retry_backoff": True, "retry_backoff_max": 30, "max_retries": 5}
+from outbox.broker import TASK_OPTIONS
 
 
-@shared_task(name="games.tasks.bot_move", acks_late=True, reject_on_worker_lost=True, **RETRY)
+@shared_task(name="games.tasks.bot_move", **TASK_OPTIONS)
 def bot_move(game_id: int, version: int) -> bool:
     """The bot to act in ``game_id`` decides, if the game is still at ``version``."""
     return bot_move_service(game_id=game_id, version=version)
 
 
-@shared_task(name="games.tasks.apply_timeout", acks_late=True, reject_on_worker_lost=True, **RETRY)
+@shared_task(name="games.tasks.apply_timeout", **TASK_OPTIONS)
 def apply_timeout(game_id: int, version: int) -> bool:
     """The countdown for one deadline: applies the default action if it is due and the game has not moved."""
     return timeout_apply(game_id=game_id, version=version)
 
 
-@shared_task(name="games.tasks.sweep_timeouts", acks_late=True, reject_on_worker_lost=True, **RETRY)
+@shared_task(name="games.tasks.sweep_timeouts", **TASK_OPTIONS)
 def sweep_timeouts() -> int:
     """The periodic sweeper: applies every expired deadline."""
     return timeouts_sweep()
 
 
-@shared_task(name="games.tasks.sweep_stalled_bots", acks_late=True, reject_on_worker_lost=True, **RETRY)
+@shared_task(name="games.tasks.sweep_stalled_bots", **TASK_OPTIONS)
 def sweep_stalled_bots() -> int:
     """The periodic sweeper of bot decisions whose message was lost: each such bot moves, once."""
     return stalled_bots_sweep()

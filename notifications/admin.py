@@ -1,4 +1,5 @@
-"""Admin for support: the mails made (recipient, kind, games, time, status) and the addresses, read-only."""
+"""Admin for support: the mails made (recipient, kind, games, time, status, each attempt) and the addresses,
+read-only."""
 
 from __future__ import annotations
 
@@ -7,33 +8,18 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from notifications.models import EmailAddress, Mail, MailGame
+from notifications.models import EmailAddress, Mail, MailAttempt, MailGame
+from outbox.admin import ReadOnlyAdmin, ReadOnlyInline
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-
-class MailGameInline(admin.TabularInline):
+class MailGameInline(ReadOnlyInline):
     model = MailGame
     fields = ("game", "seat", "version")
-    extra = 0
 
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
+class MailAttemptInline(ReadOnlyInline):
+    model = MailAttempt
+    fields = ("number", "at", "duration_ms", "succeeded", "error")
 
 
 @admin.register(Mail)
@@ -42,7 +28,7 @@ class MailAdmin(ReadOnlyAdmin):
     list_filter = ("status", "kind")
     search_fields = ("to", "user__username", "subject")
     list_select_related = ("user",)
-    inlines = [MailGameInline]
+    inlines = [MailGameInline, MailAttemptInline]
     date_hierarchy = "created"
 
     def get_queryset(self, request: HttpRequest) -> Any:

@@ -1,7 +1,8 @@
 """Notification storage: a person's email address and preferences, and every mail made for him.
 
 A ``Mail`` is rendered once, when it is made (subject, both parts, headers), so each retry sends the same bytes
-and support sees in the admin exactly what went out. ``MailGame`` rows tie a mail to the games it is about: they
+and support sees in the admin exactly what went out. It is the outbox's ``Delivery`` (``outbox.models``), and a
+``MailAttempt`` its attempt record. ``MailGame`` rows tie a mail to the games it is about: they
 are also the record "this person was told about this game at this version", which keeps a second turn mail for
 the same game away until he acts in it.
 """
@@ -12,6 +13,7 @@ from django.conf import settings
 from django.db import models
 
 from games.models import Game
+from outbox.models import Delivery, DeliveryAttempt
 
 
 class EmailAddress(models.Model):
@@ -42,17 +44,10 @@ class MailKind(models.TextChoices):
     FINISHED = "finished", "game finished"
 
 
-class MailStatus(models.TextChoices):
-    PENDING = "pending", "pending"
-    SENT = "sent", "sent"
-    FAILED = "failed", "failed: every attempt"
-    CANCELLED = "cancelled", "cancelled: address changed or unsubscribed before sending"
-
-
-class Mail(models.Model):
-    """One mail to one address. ``headers``: extra headers (``List-Unsubscribe``...). ``next_attempt_at``: when
-    an attempt is due (while ``pending``); ``queued_until``: a delivery task was sent, so the sweeper sends no
-    other before then; ``locked_until``: a worker is attempting it until then. ``error``: the last failure."""
+class Mail(Delivery):
+    """One mail to one address. ``headers``: extra headers (``List-Unsubscribe``...). Its delivery state is the
+    outbox's (``outbox.models.Delivery``); ``error`` also says why a mail was cancelled (address changed,
+    unsubscribed, nothing waits any more)."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="mails")
     to = models.EmailField(max_length=254)
@@ -62,21 +57,21 @@ class Mail(models.Model):
     body_html = models.TextField()
     headers = models.JSONField(default=dict)
     games = models.ManyToManyField(Game, through="MailGame", related_name="+")
-    status = models.CharField(max_length=16, choices=MailStatus.choices, default=MailStatus.PENDING)
-    attempts = models.PositiveSmallIntegerField(default=0)
-    next_attempt_at = models.DateTimeField(null=True, blank=True)
-    queued_until = models.DateTimeField(null=True, blank=True)
-    locked_until = models.DateTimeField(null=True, blank=True)
-    created = models.DateTimeField(auto_now_add=True, db_index=True)
-    sent_at = models.DateTimeField(null=True, blank=True)
-    error = models.CharField(max_length=300, blank=True, default="")
 
-    class Meta:
+    class Meta(Delivery.Meta):
         ordering = ["-created", "-id"]
-        indexes = [models.Index(fields=["status", "next_attempt_at"], name="notifications_mail_due")]
 
     def __str__(self) -> str:
         return f"{self.kind} mail {self.pk} to {self.to} ({self.status})"
+
+
+class MailAttempt(DeliveryAttempt):
+    """One try of a mail through the mail server (``outbox.models.DeliveryAttempt``)."""
+
+    mail = models.ForeignKey(Mail, on_delete=models.CASCADE, related_name="attempt_rows")
+
+    def __str__(self) -> str:
+        return f"mail {self.mail_id} #{self.number}: {self.error or 'sent'}"
 
 
 class MailGame(models.Model):

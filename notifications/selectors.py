@@ -1,4 +1,5 @@
-"""Reads of addresses, of the decisions and finished games owed a mail, and of the mails due for sending.
+"""Reads of addresses and of the decisions and finished games owed a mail (``outbox.selectors`` reads which mails
+are due for sending).
 
 Games are read through ``games.models`` alone: ``Seat.to_act`` (the projection of whose decision it is) and the
 log (``games.models.Event``), whose newest entry says since when nothing has happened in a game.
@@ -13,7 +14,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Exists, F, OuterRef, Q, Subquery
 
 from games.models import Event, Game, GameStatus, Seat
-from notifications.models import EmailAddress, Mail, MailGame, MailKind, MailStatus
+from notifications.models import EmailAddress, Mail, MailGame, MailKind
 from webhooks.models import Endpoint
 
 TURN_KINDS = (MailKind.TURN, MailKind.DIGEST)
@@ -133,14 +134,3 @@ def confirmations_since(user: AbstractBaseUser, since: datetime) -> list[datetim
     """When each confirmation mail made for ``user`` since ``since`` was made, oldest first."""
     rows = Mail.objects.filter(user=user, kind=MailKind.CONFIRM, created__gte=since).order_by("created")
     return list(rows.values_list("created", flat=True))
-
-
-def due_mails(*, now: datetime, limit: int = 200) -> list[int]:
-    """Ids of pending mails whose attempt is due, no delivery task is pending for, and no worker holds."""
-    rows = (
-        Mail.objects.filter(status=MailStatus.PENDING, next_attempt_at__lte=now)
-        .exclude(queued_until__gt=now)
-        .exclude(locked_until__gt=now)
-        .order_by("next_attempt_at")
-    )
-    return list(rows.values_list("id", flat=True)[:limit])

@@ -19,6 +19,15 @@ class StrictSerializer(serializers.Serializer):
         return super().to_internal_value(data)
 
 
+class StrictBooleanField(serializers.BooleanField):
+    """A BooleanField that takes only JSON ``true`` and ``false``: DRF's would take ``"yes"``, ``"0"`` or ``1``."""
+
+    def to_internal_value(self, data: Any) -> bool:
+        if not isinstance(data, bool):
+            self.fail("invalid", input=data)
+        return data
+
+
 class NoQuery(StrictSerializer):
     """No query parameters at all: any one is refused."""
 

@@ -4,6 +4,8 @@ import warnings
 from datetime import timedelta
 from pathlib import Path
 
+from csp.constants import NONCE, NONE, SELF
+
 from palace_api.env import (
     broker_transport_options,
     make_env,
@@ -57,6 +59,8 @@ MIDDLEWARE = [
     # Before anything reads a body or renders an error page (palace_api/middleware.py).
     "palace_api.middleware.ApiErrorMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # Content-Security-Policy on every response (CONTENT_SECURITY_POLICY below), error pages included.
+    "palace_api.middleware.ContentSecurityPolicyMiddleware",
     # Static files (htmx, the pages' CSS, the admin's) from the app itself, before anything else reads the request.
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -127,11 +131,32 @@ if DEBUG:
     # WhiteNoise serves from the apps' folders with DEBUG on (no collectstatic): a missing STATIC_ROOT is expected.
     warnings.filterwarnings("ignore", message="No directory at", module="whitenoise.base")
 
+# Content-Security-Policy (django-csp): the pages load nothing from elsewhere and run no inline script (Swagger
+# UI's comes from its page's own URL, palace_api/urls.py). htmx's indicator <style> is turned off
+# (web/templates/web/base.html, meta htmx-config); the few inline <style> blocks (Swagger UI's page, the admin's
+# hand review, the mail links' pages) carry the request's nonce, which the header names only on a page that used
+# it; DRF's browsable API and Redoc may use inline styles (palace_api/middleware.py LIBRARY_STYLES). Images may be
+# data: URIs (Swagger UI's icons).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF, NONCE],
+        "img-src": [SELF, "data:"],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
+
 # Throttle counters live here (README, "Throttling"): per process unless CACHE_URL names a shared cache.
 CACHES = {"default": read_cache(env)}
 
 REST_FRAMEWORK = {
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # drf-spectacular's, adding to each operation's documented errors those DRF answers around it (406, 503, the
+    # session's CSRF 403): palace_api/errors/schema.py.
+    "DEFAULT_SCHEMA_CLASS": "palace_api.errors.schema.AutoSchema",
     # Closed by default: each view that is open says so.
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     # "Authorization: Token <token>" (knox keeps only a digest) first, so a 401 names the Token scheme in
@@ -290,6 +315,9 @@ WEBHOOK_DISABLE_AFTER = env.float("WEBHOOK_DISABLE_AFTER", default=24 * 3600.0)
 # delivery, unless they fall in one of these networks (tests; `palace.py run` allows loopback).
 WEBHOOK_ALLOWED_NETWORKS = read_networks(env, "WEBHOOK_ALLOWED_NETWORKS")
 WEBHOOK_MAX_ENDPOINTS = env.int("WEBHOOK_MAX_ENDPOINTS", default=10)
+# Keys that encrypt webhook signing secrets at rest (webhooks/services/secret_box.py): the first encrypts, any
+# decrypts, so keys rotate. Empty: derived from SECRET_KEY (and SECRET_KEY_FALLBACKS), for local runs.
+WEBHOOK_SECRET_KEYS = env.list("WEBHOOK_SECRET_KEYS", default=[])
 # Live event streams (README, "Live streams"): Redis pub/sub tells each web process which game moved, when Redis
 # is configured; otherwise each web process polls the versions of the games its open streams watch.
 STREAMS_REDIS_URL = read_streams_redis_url(env, broker_url=CELERY_BROKER_URL)
@@ -317,5 +345,3 @@ NOTIFICATION_GRACE_SECONDS = env.float("NOTIFICATION_GRACE_SECONDS", default=120
 NOTIFICATION_FINISHED_WINDOW = env.float("NOTIFICATION_FINISHED_WINDOW", default=24 * 3600.0)
 # Seconds before each retry of a mail the server refused or could not take; after the last, the mail failed.
 MAIL_RETRY_DELAYS = [60.0, 300.0, 1800.0, 7200.0]
-# A delivery task sent but not run within this many seconds (lost with a broker or worker) is sent again.
-MAIL_REQUEUE_SECONDS = 300.0

@@ -2,23 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import admin
-from django.http import HttpRequest
 
+from outbox.admin import ReadOnlyAdmin
 from webhooks.models import Attempt, Endpoint, Message
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 @admin.register(Endpoint)
@@ -26,14 +13,14 @@ class EndpointAdmin(ReadOnlyAdmin):
     list_display = ("id", "user", "url", "events", "created", "failing_since", "disabled_at")
     list_filter = ("disabled_at",)
     search_fields = ("url", "user__username")
-    # The signing secret is the player's: support never sees it.
-    exclude = ("secret",)
+    # The signing secret is the player's: support never sees it, not even encrypted.
+    exclude = ("sealed_secret",)
 
 
 @admin.register(Message)
 class MessageAdmin(ReadOnlyAdmin):
-    list_display = ("msg_id", "endpoint", "event_type", "state", "attempts", "created", "next_attempt_at")
-    list_filter = ("state", "event_type")
+    list_display = ("msg_id", "endpoint", "event_type", "status", "attempts", "created", "next_attempt_at", "error")
+    list_filter = ("status", "event_type")
     search_fields = ("msg_id",)
 
 

@@ -1,5 +1,5 @@
 """What must happen after a commit: bot decisions, prompt turn timeouts and the news of the change for other
-apps (``webhooks.tasks.game_changed``), sent to Celery by name.
+apps (``webhooks.tasks.game_changed``), sent to Celery by name through ``outbox.broker``.
 
 Tasks are sent by name (``games.tasks.*``) so the services need not import the task layer above
 them. Each task carries the version it was queued for and does nothing once the game has moved on.
@@ -12,47 +12,30 @@ it. So a broker error after a commit is logged and the request that committed st
 
 from __future__ import annotations
 
-import logging
-from typing import Any
-
-from celery import current_app
-from django.conf import settings
 from django.db import transaction
 
 from games.services import fanout
+from outbox.broker import countdown_fits, send_after_commit
 
 BOT_MOVE = "games.tasks.bot_move"
 APPLY_TIMEOUT = "games.tasks.apply_timeout"
 GAME_CHANGED = "webhooks.tasks.game_changed"
-
-logger = logging.getLogger(__name__)
-
-
-def publish(name: str, *, args: list[Any], countdown: float | None = None) -> bool:
-    """Send the task ``name`` now; on any broker error log it and return ``False`` (the sweepers
-    recover what the message was for). Never raises."""
-    try:
-        current_app.send_task(name, args=args, countdown=countdown)
-    except Exception:  # any transport's error: the commit it follows must stand
-        logger.warning("could not publish %s%s; the sweeper will recover it", name, args, exc_info=True)
-        return False
-    return True
 
 
 def after_commit(*, game_id: int, version: int, bot_to_act: bool, timeout: int | None) -> None:
     """Queue, once the transaction commits, the bot's decision or a countdown for the human's deadline, and
     ``GAME_CHANGED`` (the game is at ``version``), which a broker error never turns into a failed request.
 
-    ``timeout``: seconds until the deadline (``None``: no deadline). Countdowns longer than
-    ``settings.TIMEOUT_COUNTDOWN_MAX`` are left to the periodic sweeper: the broker would redeliver
+    ``timeout``: seconds until the deadline (``None``: no deadline). Countdowns that do not fit
+    (``outbox.broker.countdown_fits``) are left to the periodic sweeper: the broker would redeliver
     a task held longer than its visibility timeout again and again.
     """
     if bot_to_act:
-        transaction.on_commit(lambda: publish(BOT_MOVE, args=[game_id, version]))
-    elif timeout is not None and timeout <= settings.TIMEOUT_COUNTDOWN_MAX:
+        send_after_commit(BOT_MOVE, [[game_id, version]])
+    elif timeout is not None and countdown_fits(timeout):
         # One second late rather than early: the task re-checks the deadline and does nothing before it.
-        transaction.on_commit(lambda: publish(APPLY_TIMEOUT, args=[game_id, version], countdown=timeout + 1))
-    transaction.on_commit(lambda: publish(GAME_CHANGED, args=[game_id, version]))
+        send_after_commit(APPLY_TIMEOUT, [[game_id, version]], countdown=timeout + 1)
+    send_after_commit(GAME_CHANGED, [[game_id, version]])
 
 
 def announce_after_commit(*, game_id: int, version: int, players: list[int | None]) -> None:

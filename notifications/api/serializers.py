@@ -7,7 +7,7 @@ from typing import Any
 from rest_framework import serializers
 
 from notifications.models import EmailAddress
-from palace_api.serializers import StrictSerializer
+from palace_api.serializers import StrictBooleanField, StrictSerializer
 
 
 class EmailSetInput(StrictSerializer):
@@ -15,8 +15,8 @@ class EmailSetInput(StrictSerializer):
 
 
 class PreferencesInput(StrictSerializer):
-    turn = serializers.BooleanField(required=False, help_text="Mails telling you it is your move (and digests).")
-    finished = serializers.BooleanField(required=False, help_text="A mail when a game of yours finishes.")
+    turn = StrictBooleanField(required=False, help_text="Mails telling you it is your move (and digests).")
+    finished = StrictBooleanField(required=False, help_text="A mail when a game of yours finishes.")
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         # An empty PATCH changes nothing and answers the preferences as they are.

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -12,7 +12,7 @@ from notifications.api.serializers import EmailOutput, EmailSetInput, Preference
 from notifications.selectors import address_of
 from notifications.services import email_remove, email_set, preferences_update
 from notifications.services.account import INVALID_EMAIL, NO_EMAIL, TOO_MANY_CONFIRMATIONS
-from palace_api.errors import BODY, INVALID_BODY, NO_BODY, ErrorCode, error_responses
+from palace_api.errors import BODY, INVALID_BODY, NO_BODY, ErrorCode, error_responses, no_content_responses
 
 TAGS = ["me"]
 
@@ -79,10 +79,9 @@ class EmailApi(APIView):
         tags=TAGS,
         summary="Remove your email address",
         request=None,
-        responses={
-            204: OpenApiResponse(description="Removed; no mail goes out any more."),
-            **error_responses("MeEmailDestroy", {404: (NO_EMAIL,)}, 401, *NO_BODY),
-        },
+        responses=no_content_responses(
+            "Removed; no mail goes out any more.", "MeEmailDestroy", {404: (NO_EMAIL,)}, 401, *NO_BODY
+        ),
     )
     def delete(self, request: Request) -> Response:
         email_remove(user=request.user)

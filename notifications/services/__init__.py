@@ -9,16 +9,10 @@ from notifications.services.account import (
     unsubscribe,
 )
 from notifications.services.delivery import mail_deliver
-from notifications.services.sweep import (
-    deliveries_requeue,
-    finished_mails_make,
-    notifications_sweep,
-    turn_mails_make,
-)
+from notifications.services.sweep import finished_mails_make, notifications_sweep, turn_mails_make
 
 __all__ = [
     "TooManyRequestsError",
-    "deliveries_requeue",
     "email_confirm",
     "email_remove",
     "email_set",

@@ -18,10 +18,11 @@ from django.core.validators import validate_email
 from django.db import transaction
 from django.utils import timezone
 
-from notifications.models import EmailAddress, Mail, MailKind, MailStatus
+from notifications.models import EmailAddress, Mail, MailKind
 from notifications.selectors import confirmations_since
 from notifications.services.compose import mail_make
 from notifications.services.links import confirm_url, read_confirm_token, read_unsubscribe_token
+from outbox.models import DeliveryStatus
 from palace_api.errors import ApplicationError, ConflictError, NotFoundError
 
 INVALID_EMAIL = "invalid_email"
@@ -162,7 +163,7 @@ def _kinds_off(row: EmailAddress) -> list[MailKind]:
 
 
 def _cancel_pending(user: AbstractBaseUser, *, kinds: list[MailKind] | None = None) -> None:
-    rows = Mail.objects.filter(user=user, status=MailStatus.PENDING)
+    rows = Mail.objects.filter(user=user, status=DeliveryStatus.PENDING)
     if kinds is not None:
         rows = rows.filter(kind__in=kinds)
-    rows.update(status=MailStatus.CANCELLED, error="cancelled before sending")
+    rows.update(status=DeliveryStatus.CANCELLED, error="cancelled before sending")

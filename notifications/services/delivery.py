@@ -1,29 +1,30 @@
-"""Sending a mail: one attempt per task, through Django's configured backend (``EMAIL_URL``).
+"""Sending a mail: mails as a channel of the outbox (``outbox.services``), which claims, records each attempt and
+retries after ``MAIL_RETRY_DELAYS``; after the last, the mail has failed. A mail server that fails is the site's
+trouble, not the address's: no address is disabled for it. Nothing here touches a game: a mail server that is
+down only delays mail.
 
-An attempt first claims the mail (a compare-and-set on ``locked_until``), so two tasks for one mail send it
-once. The mail is then re-checked against the account (address still the same and confirmed, preference still
-on) and, for a turn mail, against its games (one still waits for him), and cancelled otherwise: nothing reaches
-an address changed or unsubscribed meanwhile, nor tells someone who has played since that it is his move. A
-failure is recorded and retried after ``MAIL_RETRY_DELAYS`` by the sweeper; after the last one the mail is
-``failed``. Nothing here touches a game: an SMTP server that is down only delays mail.
+What is mails' own is here: one attempt through Django's configured backend (``EMAIL_URL``), and, before it,
+the mail checked again against the account (address still the same and confirmed, preference still on) and, for
+a turn mail, against its games (one still waits for him); it is cancelled otherwise, so nothing reaches an
+address changed or unsubscribed meanwhile, nor tells someone who has played since that it is his move.
 """
 
 from __future__ import annotations
 
 import logging
-from datetime import datetime, timedelta
+import time
+from datetime import datetime
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives, get_connection
-from django.utils import timezone
 
-from notifications.models import EmailAddress, Mail, MailKind, MailStatus
+from notifications.models import EmailAddress, Mail, MailAttempt, MailKind
 from notifications.selectors import still_waiting
+from outbox.channels import Channel, Outcome, Refusal, elapsed_ms
+from outbox.models import DeliveryStatus
+from outbox.services import delivery_attempt
 
 logger = logging.getLogger(__name__)
-
-LOCK_SECONDS = 120
-"""How long an attempt holds its mail: well above EMAIL_TIMEOUT's connect, send and quit."""
 
 
 def _still_wanted(mail: Mail) -> str:
@@ -57,41 +58,34 @@ def message_of(mail: Mail) -> EmailMultiAlternatives:
     return message
 
 
+class MailChannel(Channel):
+    model = Mail
+    attempt_model = MailAttempt
+    attempt_key = "mail"
+    task = "notifications.tasks.deliver"
+    delays_setting = "MAIL_RETRY_DELAYS"
+
+    def refusal(self, delivery: Mail) -> Refusal | None:
+        reason = _still_wanted(delivery)
+        return Refusal(DeliveryStatus.CANCELLED, reason) if reason else None
+
+    def send(self, delivery: Mail) -> Outcome:
+        started = time.monotonic()
+        try:
+            # A connection per attempt: the backend's EMAIL_TIMEOUT bounds each step, and a broken connection is
+            # never reused by the next mail.
+            get_connection(fail_silently=False).send_messages([message_of(delivery)])
+        except Exception as error:  # any backend's error (SMTP, socket, TLS): recorded, retried later
+            logger.warning("mail %s attempt %s failed: %s", delivery.pk, delivery.attempts + 1, error)
+            return Outcome(False, elapsed_ms(started), f"{type(error).__name__}: {error}")
+        return Outcome(True, elapsed_ms(started))
+
+
+MAILS = MailChannel()
+
+
 def mail_deliver(*, mail_id: int, now: datetime | None = None) -> bool:
-    """One attempt of ``mail_id`` if it is pending, due and no other worker holds it. Returns whether it was
-    sent now. Never raises for a mail server's error (it is recorded on the mail and retried)."""
-    now = now or timezone.now()
-    claimed = (
-        Mail.objects.filter(pk=mail_id, status=MailStatus.PENDING, next_attempt_at__lte=now)
-        .exclude(locked_until__gt=now)
-        .update(locked_until=now + timedelta(seconds=LOCK_SECONDS))
-    )
-    if not claimed:
-        return False
-    mail = Mail.objects.get(pk=mail_id)
-    reason = _still_wanted(mail)
-    if reason:
-        Mail.objects.filter(pk=mail_id).update(status=MailStatus.CANCELLED, error=reason, locked_until=None)
-        return False
-    attempts = mail.attempts + 1
-    try:
-        # A connection per attempt: the backend's EMAIL_TIMEOUT bounds each step, and a broken connection is
-        # never reused by the next mail.
-        get_connection(fail_silently=False).send_messages([message_of(mail)])
-    except Exception as error:  # any backend's error (SMTP, socket, TLS): recorded, retried later
-        delays = settings.MAIL_RETRY_DELAYS
-        failed = attempts > len(delays)
-        logger.warning("mail %s attempt %s failed: %s", mail_id, attempts, error)
-        Mail.objects.filter(pk=mail_id).update(
-            attempts=attempts,
-            status=MailStatus.FAILED if failed else MailStatus.PENDING,
-            next_attempt_at=None if failed else timezone.now() + timedelta(seconds=delays[attempts - 1]),
-            queued_until=None,
-            locked_until=None,
-            error=f"{type(error).__name__}: {error}"[:300],
-        )
-        return False
-    Mail.objects.filter(pk=mail_id).update(
-        attempts=attempts, status=MailStatus.SENT, sent_at=timezone.now(), locked_until=None, error=""
-    )
-    return True
+    """One attempt of ``mail_id`` if it is pending, due and no other worker holds it
+    (``outbox.services.delivery_attempt``). Returns whether it was sent now. Never raises for a mail server's
+    error (it is recorded on the mail and retried)."""
+    return delivery_attempt(MAILS, delivery_id=mail_id, now=now)

@@ -4,7 +4,7 @@ that were lost. Games never call this app; this sweep reads what is due from the
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -12,10 +12,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.models import Game
-from notifications.models import Mail, MailGame, MailKind, MailStatus
-from notifications.selectors import TURN_KINDS, Owed, due_mails, finished_owed, turns_owed
+from notifications.models import MailGame, MailKind
+from notifications.selectors import TURN_KINDS, Owed, finished_owed, turns_owed
 from notifications.services.compose import game_row, mail_make
-from notifications.services.scheduling import publish_delivery
+from notifications.services.delivery import MAILS
+from outbox.services import deliveries_sweep
 
 
 def turn_mails_make(*, now: datetime | None = None) -> int:
@@ -89,24 +90,12 @@ def _make_finished_mail(owed: Owed, game: Game, seat: int, now: datetime) -> int
     return 1
 
 
-def deliveries_requeue(*, now: datetime | None = None) -> int:
-    """Send a delivery task for each pending mail whose attempt is due and whose task was lost or never sent
-    (a retry, or a broker down at the commit). Returns how many were sent."""
-    now = now or timezone.now()
-    ids = due_mails(now=now)
-    if not ids:
-        return 0
-    Mail.objects.filter(pk__in=ids, status=MailStatus.PENDING).update(
-        queued_until=now + timedelta(seconds=settings.MAIL_REQUEUE_SECONDS)
-    )
-    return sum(publish_delivery(mail_id) for mail_id in ids)
-
-
 def notifications_sweep(*, now: datetime | None = None) -> dict[str, int]:
-    """The whole sweep: turn mails, finished mails, lost deliveries. Returns the counts of each."""
+    """The whole sweep: turn mails, finished mails, and a task for each mail due without one (a retry too far
+    away for a countdown, or a lost task: ``outbox.services.deliveries_sweep``). Returns the counts of each."""
     now = now or timezone.now()
     return {
         "turn": turn_mails_make(now=now),
         "finished": finished_mails_make(now=now),
-        "requeued": deliveries_requeue(now=now),
+        "requeued": deliveries_sweep(MAILS, now=now),
     }

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import socket
 import threading
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -19,9 +18,10 @@ from django.utils import timezone
 
 from games.models import Game
 from games.services import game_create, seat_take
-from notifications.models import Mail, MailStatus
+from notifications.models import Mail
 from notifications.services import email_confirm, email_set, mail_deliver
 from notifications.services.links import confirm_token
+from outbox.models import DeliveryStatus
 
 
 @pytest.fixture
@@ -65,7 +65,7 @@ def after_grace(extra: float = 1.0) -> datetime:
 
 def deliver_pending() -> int:
     """Send every pending mail, as the worker would; returns how many went out."""
-    ids = Mail.objects.filter(status=MailStatus.PENDING).values_list("id", flat=True)
+    ids = Mail.objects.filter(status=DeliveryStatus.PENDING).values_list("id", flat=True)
     return sum(mail_deliver(mail_id=mail_id) for mail_id in list(ids))
 
 
@@ -103,12 +103,3 @@ def smtp_server() -> Iterator[SmtpServer]:
         yield server
     finally:
         controller.stop()
-
-
-def wait_for(condition: Callable[[], bool], *, seconds: float = 30.0) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return
-        time.sleep(0.05)
-    raise AssertionError("not done in time")

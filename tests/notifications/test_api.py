@@ -11,9 +11,10 @@ from django.core import mail as outbox
 from django.core import signing
 from django.test import Client
 
-from notifications.models import EmailAddress, Mail, MailKind, MailStatus
+from notifications.models import EmailAddress, Mail, MailKind
 from notifications.services import email_set
 from notifications.services.links import CONFIRM_SALT, confirm_token, unsubscribe_token
+from outbox.models import DeliveryStatus
 from tests.notifications.conftest import deliver_pending
 
 pytestmark = pytest.mark.django_db
@@ -68,7 +69,7 @@ def test_a_new_address_is_unconfirmed_and_an_old_link_then_refused(make_player, 
     deliver_pending()
     old_link = confirm_link()
     client.post(URL, {"address": "alice@example.org"})
-    assert Mail.objects.filter(kind=MailKind.CONFIRM, to="alice@example.com").get().status == MailStatus.SENT
+    assert Mail.objects.filter(kind=MailKind.CONFIRM, to="alice@example.com").get().status == DeliveryStatus.SENT
     response = Client().post(old_link)
     assert response.status_code == 409
     assert b"address_changed" in response.content
@@ -128,6 +129,19 @@ def test_preferences_are_patched_and_need_an_address(make_player, auth_client):
     assert response.status_code == 400 and "turn" in response.json()["errors"]
 
 
+@pytest.mark.parametrize("value", ["false", "0", 0, 1, "yes", "off", None, [], {}])
+def test_a_preference_is_a_json_boolean_nothing_coerced_to_one(make_player, auth_client, value):
+    """Strict input (issue #22): DRF's BooleanField took ``"false"``, ``0`` or ``"off"`` for false; each is a
+    400 ``invalid`` naming the field now, and the preferences stay as they were."""
+    alice, token = make_player("alice")
+    client = auth_client(token)
+    client.post(URL, {"address": "alice@example.com"})
+    response = client.patch(URL, {"turn": value})
+    assert response.status_code == 400 and response.json()["code"] == "invalid", response.content
+    assert set(response.json()["errors"]) == {"turn"}
+    assert client.get(URL).json()["preferences"] == {"turn": True, "finished": True}
+
+
 def test_bad_input_is_a_4xx_with_a_code(make_player, auth_client, api_client):
     alice, token = make_player("alice")
     client = auth_client(token)
@@ -172,7 +186,7 @@ def test_removing_the_address_cancels_pending_mails(make_player, auth_client):
     assert client.delete(URL).status_code == 204
     assert client.get(URL).json()["address"] is None
     assert deliver_pending() == 0
-    assert Mail.objects.get().status == MailStatus.CANCELLED
+    assert Mail.objects.get().status == DeliveryStatus.CANCELLED
     assert outbox.outbox == []
 
 

@@ -8,9 +8,10 @@ from email import policy
 
 import pytest
 
-from notifications.models import Mail, MailKind, MailStatus
+from notifications.models import Mail, MailKind
+from outbox.models import DeliveryStatus
 from palace_api.celery import app
-from tests.notifications.conftest import wait_for
+from tests.waiting import wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -26,7 +27,7 @@ def test_a_turn_mail_goes_through_the_worker_to_a_real_smtp_server(
     alice, _ = make_player("alice")
     bob, _ = make_player("bob")
     confirmed(alice)
-    wait_for(lambda: len(smtp_server.received()) == 1)  # the confirmation mail, sent by the fixture
+    wait_for(lambda: len(smtp_server.received()) == 1, seconds=30)  # the confirmation mail, sent by the fixture
     game = heads_up(alice, bob)
 
     app.send_task("notifications.tasks.sweep")
@@ -35,7 +36,7 @@ def test_a_turn_mail_goes_through_the_worker_to_a_real_smtp_server(
         parsed = [email.message_from_bytes(raw, policy=policy.default) for raw in smtp_server.received()]
         return [message for message in parsed if message["Subject"].startswith("Your move")]
 
-    wait_for(lambda: len(turn_mails()) == 1)
+    wait_for(lambda: len(turn_mails()) == 1, seconds=30)
     (message,) = turn_mails()
     assert message["To"] == "alice@example.com"
     assert message["From"] == "Palace <palace@example.com>"
@@ -48,4 +49,4 @@ def test_a_turn_mail_goes_through_the_worker_to_a_real_smtp_server(
     assert f"http://127.0.0.1:8000/games/{game.pk}/" in text
     assert f'<a href="http://127.0.0.1:8000/games/{game.pk}/">' in html
     assert message.get_content_type() == "multipart/alternative"
-    wait_for(lambda: Mail.objects.get(kind=MailKind.TURN).status == MailStatus.SENT)
+    wait_for(lambda: Mail.objects.get(kind=MailKind.TURN).status == DeliveryStatus.SENT, seconds=30)

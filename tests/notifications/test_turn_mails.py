@@ -16,10 +16,12 @@ from games.models import Game, GameStatus
 from games.selectors.state import engine_of, game_state
 from games.services import action_submit
 from games.services.lifecycle import game_resign
-from notifications.models import Mail, MailKind, MailStatus
+from notifications.models import Mail, MailKind
 from notifications.services import email_set, finished_mails_make, mail_deliver, preferences_update, turn_mails_make
+from outbox.models import DeliveryStatus
 from tests.notifications.conftest import after_grace, deliver_pending
 from webhooks.models import Endpoint
+from webhooks.services.secret_box import seal
 
 pytestmark = pytest.mark.django_db
 
@@ -69,7 +71,7 @@ def test_a_decision_unanswered_past_the_grace_delay_sends_exactly_one_mail(make_
     # The sweep ran two minutes "later" (after_grace), so 57 or 58 minutes were left.
     assert re.search(r"Deadline: in 5[78]\xa0minutes \(", message.body), message.body
     row = Mail.objects.get(kind=MailKind.TURN)
-    assert row.status == MailStatus.SENT and row.sent_at is not None and row.attempts == 1
+    assert row.status == DeliveryStatus.SENT and row.sent_at is not None and row.attempts == 1
     assert list(row.game_rows.values_list("game_id", "seat")) == [(game.pk, 0)]
     assert mail_deliver(mail_id=row.pk) is False, "a second task for the same mail sends nothing"
     assert len(outbox.outbox) == 1
@@ -163,7 +165,7 @@ def test_a_pending_mail_is_not_sent_once_turn_mails_are_off(make_player, confirm
     preferences_update(user=alice, turn=False)
     assert deliver_pending() == 0
     assert outbox.outbox == []
-    assert Mail.objects.get(kind=MailKind.TURN).status == MailStatus.CANCELLED
+    assert Mail.objects.get(kind=MailKind.TURN).status == DeliveryStatus.CANCELLED
 
 
 def test_a_turn_mail_not_yet_sent_when_he_acts_is_cancelled(make_player, confirmed, heads_up):
@@ -177,7 +179,7 @@ def test_a_turn_mail_not_yet_sent_when_he_acts_is_cancelled(make_player, confirm
     assert deliver_pending() == 0
     assert outbox.outbox == []
     row = Mail.objects.get(kind=MailKind.TURN)
-    assert row.status == MailStatus.CANCELLED and "waits" in row.error
+    assert row.status == DeliveryStatus.CANCELLED and "waits" in row.error
 
 
 def test_three_waiting_games_come_in_one_digest(make_player, confirmed, heads_up):
@@ -241,7 +243,8 @@ def play_until_seat_acts_without(game: Game, users: dict, *, waiting: int) -> No
 
 def webhook(user, events: list[str]) -> Endpoint:
     """An enabled webhook of ``user`` for ``events`` (stored directly: no delivery is made in these tests)."""
-    return Endpoint.objects.create(user=user, url="https://example.com/hook", events=events, secret="whsec_test")  # noqa: S106
+    url = "https://example.com/hook"
+    return Endpoint.objects.create(user=user, url=url, events=events, sealed_secret=seal("whsec_test"))
 
 
 def test_no_mail_when_his_own_program_hears_turn_due_by_webhook(make_player, confirmed, heads_up):
@@ -282,6 +285,10 @@ def test_a_finished_game_is_mailed_once_to_those_who_want_it(make_player, confir
     assert message.to == ["alice@example.com"]
     assert message.subject == f"Game #{game.pk} (Palace Poker) has finished"
     assert message.message()["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    # How it ended, in Palace Poker's own words (games.engine.poker.phrases): bob resigned, alice won.
+    assert "The match ends after one hand: alice wins with" in message.body, message.body
+    ((html, _),) = message.alternatives
+    assert "The match ends after one hand: alice wins with" in html
 
 
 def test_an_smtp_failure_is_retried_later_and_never_touches_the_game(make_player, confirmed, heads_up, settings):
@@ -296,7 +303,7 @@ def test_an_smtp_failure_is_retried_later_and_never_touches_the_game(make_player
     row = Mail.objects.get(kind=MailKind.TURN)
     assert mail_deliver(mail_id=row.pk) is False
     row.refresh_from_db()
-    assert row.status == MailStatus.PENDING and row.attempts == 1
+    assert row.status == DeliveryStatus.PENDING and row.attempts == 1
     assert "ConnectionRefusedError" in row.error
     assert row.next_attempt_at > timezone.now() + timedelta(seconds=50)
     assert mail_deliver(mail_id=row.pk) is False, "not due before its retry delay"
@@ -304,7 +311,10 @@ def test_an_smtp_failure_is_retried_later_and_never_touches_the_game(make_player
         assert mail_deliver(mail_id=row.pk, now=row.next_attempt_at + timedelta(seconds=1)) is False
         row.refresh_from_db()
         assert row.attempts == attempt
-    assert row.status == MailStatus.FAILED and row.next_attempt_at is None
+    assert row.status == DeliveryStatus.FAILED and row.next_attempt_at is None
+    attempts = list(row.attempt_rows.order_by("number").values_list("number", "succeeded"))
+    assert attempts == [(number, False) for number in range(1, 6)], "every attempt is recorded"
+    assert all("ConnectionRefusedError" in error for error in row.attempt_rows.values_list("error", flat=True))
     assert Game.objects.get(pk=game.pk).version == version
     action_submit(user=alice, game_id=game.pk, type="stay")
 

@@ -14,8 +14,9 @@ from kombu.exceptions import OperationalError as BrokerError
 
 from games.models import Game, Seat
 from games.services.games import game_create, seat_take
-from games.services.scheduling import BOT_MOVE, publish
+from games.services.scheduling import BOT_MOVE
 from games.services.turns import stalled_bots_sweep
+from outbox.broker import publish
 from players.services import player_register
 
 
@@ -66,8 +67,8 @@ def test_the_sweeper_leaves_finished_games_and_human_decisions(settings) -> None
 
 def test_publish_logs_a_broker_error_and_returns_false(caplog) -> None:
     """A broker error after a commit must not reach the request that committed (the sweeper recovers)."""
-    with mock.patch("games.services.scheduling.current_app.send_task", side_effect=BrokerError("down")):
-        with caplog.at_level(logging.WARNING, logger="games.services.scheduling"):
+    with mock.patch("outbox.broker.current_app.send_task", side_effect=BrokerError("down")):
+        with caplog.at_level(logging.WARNING, logger="outbox.broker"):
             assert publish(BOT_MOVE, args=[1, 2]) is False
     assert "sweeper will recover" in caplog.text
 
@@ -79,7 +80,7 @@ def test_a_commit_whose_bot_turn_cannot_be_published_still_succeeds(django_captu
     creator, _ = player_register(name="alone")
     game = game_create(creator=creator, kind="palace-poker", seats=2, options={"max_hands": 1})
     seat_take(game_id=game.pk, player=creator, seat=0, bot="random")
-    with mock.patch("games.services.scheduling.current_app.send_task", side_effect=BrokerError("down")) as send:
+    with mock.patch("outbox.broker.current_app.send_task", side_effect=BrokerError("down")) as send:
         with django_capture_on_commit_callbacks(execute=True):
             seat = seat_take(game_id=game.pk, player=creator, seat=1, bot="random")
     assert seat.number == 1

@@ -16,19 +16,11 @@ from django.utils import timezone
 from games.models import Event, Game, GameStatus
 from games.services import action_submit, game_create, seat_take
 from games.services.turns import bot_move, timeouts_sweep
+from tests.waiting import wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 T = TypeVar("T")
-
-
-def wait_for(condition: Callable[[], bool], *, seconds: float = 20.0) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return
-        time.sleep(0.05)
-    raise AssertionError("the worker did not do it in time")
 
 
 def heads_up_against_bot(make_player, *, turn_timeout: int | None = None, first_dealer: int = 1):

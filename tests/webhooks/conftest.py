@@ -85,15 +85,6 @@ def allow_loopback(settings) -> None:
     settings.WEBHOOK_ALLOWED_NETWORKS = ["127.0.0.0/8"]
 
 
-def wait_for(condition: Callable[[], bool], *, seconds: float = 20.0) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return
-        time.sleep(0.05)
-    raise AssertionError("not done in time")
-
-
 def read(query: Callable[[], T]) -> T:
     """A read, again while the in-memory SQLite test database says a table is locked by the worker thread."""
     deadline = time.monotonic() + 10

@@ -6,6 +6,7 @@ import pytest
 from django.utils import timezone
 
 from webhooks.models import Attempt, Endpoint, Message
+from webhooks.services.secret_box import seal
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +25,7 @@ def test_support_sees_endpoints_and_attempts_but_no_secret_and_cannot_change_the
         user=alice,
         url="https://hooks.example.com/p",
         events=["turn.due"],
-        secret="whsec_c2VjcmV0",  # noqa: S106
+        sealed_secret=seal("whsec_c2VjcmV0"),
     )
     message = Message.objects.create(endpoint=endpoint, msg_id="msg_abc", event_type="turn.due", body={})
     Attempt.objects.create(
@@ -34,6 +35,7 @@ def test_support_sees_endpoints_and_attempts_but_no_secret_and_cannot_change_the
     assert listing.status_code == 200 and b"hooks.example.com" in listing.content
     detail = staff_client.get(f"/admin/webhooks/endpoint/{endpoint.pk}/change/")
     assert detail.status_code == 200 and b"whsec_" not in detail.content
+    assert endpoint.sealed_secret[:20].encode() not in detail.content, "not even encrypted"
     attempts = staff_client.get("/admin/webhooks/attempt/")
     assert attempts.status_code == 200 and b"msg_abc" in attempts.content and b"HTTP 503" in attempts.content
     assert staff_client.get("/admin/webhooks/endpoint/add/").status_code == 403

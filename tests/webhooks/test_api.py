@@ -93,6 +93,32 @@ def test_bad_input_gets_a_400_with_a_code(alice, body, code):
     assert_error(client.post(WEBHOOKS, body, format="json"), 400, code)
 
 
+def test_an_unknown_field_is_refused_by_name_not_ignored(alice):
+    """Strict input (issue #22): a typo such as ``event`` was ignored and the webhook registered (201)."""
+    user, client = alice
+    body = {"url": "http://93.184.216.34/", "events": ["turn.due"], "event": ["game.finished"], "secret": "x"}
+    response = client.post(WEBHOOKS, body, format="json")
+    assert_error(response, 400, "invalid")
+    assert set(response.json()["errors"]) == {"event", "secret"}
+    assert not Endpoint.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("url", "code"),
+    [
+        (" http://93.184.216.34/", "invalid_webhook_url"),
+        ("http://93.184.216.34/ ", "invalid_webhook_url"),
+        (12345, "invalid"),
+    ],
+)
+def test_a_url_is_taken_as_written(alice, url, code):
+    """Spaces around a URL are refused, not trimmed away, as the schema's pattern refuses them; a number is no
+    URL."""
+    user, client = alice
+    response = client.post(WEBHOOKS, {"url": url, "events": ["turn.due"]}, format="json")
+    assert_error(response, 400, code)
+
+
 def test_a_host_that_does_not_resolve_is_refused(alice, monkeypatch):
     user, client = alice
 

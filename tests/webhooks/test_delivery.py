@@ -14,11 +14,13 @@ from standardwebhooks.webhooks import Webhook, WebhookVerificationError
 
 from games.services.actions import action_submit
 from games.services.games import game_create, seat_take
-from webhooks.models import Attempt, Endpoint, Message, MessageState
+from outbox.models import DeliveryStatus
+from tests.waiting import wait_for
+from webhooks.models import Attempt, Endpoint, Message
 from webhooks.services.delivery import message_deliver
 from webhooks.services.endpoints import endpoint_create, endpoint_ping
 
-from .conftest import read, wait_for
+from .conftest import read
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -45,10 +47,10 @@ def verified(receiver, secret: str) -> list[dict]:
 
 def test_a_turn_due_reaches_the_receiver_signed(worker, receiver, allow_loopback, make_player):
     alice, game = heads_up(make_player)
-    endpoint = endpoint_create(user=alice, url=receiver.url, events=["turn.due", "game.started"])
+    _, secret = endpoint_create(user=alice, url=receiver.url, events=["turn.due", "game.started"])
     seat_take(game_id=game.pk, player=alice, bot="basic")  # the match starts: alice's decision first
     wait_for(lambda: len(receiver.requests) >= 2)
-    bodies = verified(receiver, endpoint.secret)
+    bodies = verified(receiver, secret)
     by_type = {body["type"]: body for body in bodies}
     assert set(by_type) == {"game.started", "turn.due"}
     due = by_type["turn.due"]["data"]
@@ -69,15 +71,15 @@ def test_a_receiver_that_fails_twice_gets_the_same_id_three_times_and_one_succes
     worker, receiver, allow_loopback, fast_retries, make_player
 ):
     alice, game = heads_up(make_player)
-    endpoint = endpoint_create(user=alice, url=receiver.url, events=["turn.due"])
+    _, secret = endpoint_create(user=alice, url=receiver.url, events=["turn.due"])
     receiver.answer(500)
     receiver.answer(503)
     seat_take(game_id=game.pk, player=alice, bot="basic")
-    wait_for(lambda: read(lambda: Message.objects.filter(state=MessageState.SUCCEEDED).exists()))
+    wait_for(lambda: read(lambda: Message.objects.filter(status=DeliveryStatus.SENT).exists()))
     assert len(receiver.requests) == 3
     assert len({request.headers["webhook-id"] for request in receiver.requests}) == 1
     assert len({request.body for request in receiver.requests}) == 1, "every retry sends the same bytes"
-    verified(receiver, endpoint.secret)
+    verified(receiver, secret)
     attempts = list(Attempt.objects.order_by("number"))
     assert [(row.number, row.status_code, row.succeeded) for row in attempts] == [
         (1, 500, False),
@@ -108,7 +110,7 @@ def test_a_slow_receiver_never_delays_the_game(worker, receiver, allow_loopback,
 
 def test_redirects_are_not_followed(receiver, allow_loopback, make_player):
     alice, _ = make_player("alice")
-    endpoint = endpoint_create(user=alice, url=receiver.url, events=["turn.due"])
+    endpoint, _ = endpoint_create(user=alice, url=receiver.url, events=["turn.due"])
     receiver.answer(302)
     message = endpoint_ping(user=alice, endpoint_id=endpoint.pk)
     assert message_deliver(message_id=message.pk) is False
@@ -120,7 +122,7 @@ def test_redirects_are_not_followed(receiver, allow_loopback, make_player):
 def test_an_address_allowed_at_registration_is_checked_again_at_delivery(receiver, settings, make_player):
     settings.WEBHOOK_ALLOWED_NETWORKS = ["127.0.0.0/8"]
     alice, _ = make_player("alice")
-    endpoint = endpoint_create(user=alice, url=receiver.url, events=["turn.due"])
+    endpoint, _ = endpoint_create(user=alice, url=receiver.url, events=["turn.due"])
     settings.WEBHOOK_ALLOWED_NETWORKS = []
     message = endpoint_ping(user=alice, endpoint_id=endpoint.pk)
     assert message_deliver(message_id=message.pk) is False
@@ -134,7 +136,7 @@ def test_an_endpoint_failing_for_the_configured_time_is_disabled_and_a_ping_enab
 ):
     settings.WEBHOOK_DISABLE_AFTER = 0
     alice, token = make_player("alice")
-    endpoint = endpoint_create(user=alice, url=receiver.url, events=["turn.due"])
+    endpoint, _ = endpoint_create(user=alice, url=receiver.url, events=["turn.due"])
     receiver.answer(500)
     message = Message.objects.create(
         endpoint=endpoint, msg_id="msg_test1", event_type="turn.due", body={"type": "turn.due", "data": {}}
@@ -143,7 +145,7 @@ def test_an_endpoint_failing_for_the_configured_time_is_disabled_and_a_ping_enab
     assert message_deliver(message_id=message.pk) is False
     listed = auth_client(token).get("/api/v1/me/webhooks/").json()[0]
     assert listed["enabled"] is False and "failed" in listed["disabled_reason"]
-    assert Message.objects.get(pk=message.pk).state == MessageState.FAILED, "no retry to a disabled endpoint"
+    assert Message.objects.get(pk=message.pk).status == DeliveryStatus.FAILED, "no retry to a disabled endpoint"
     ping = endpoint_ping(user=alice, endpoint_id=endpoint.pk)
     assert message_deliver(message_id=ping.pk) is True
     assert json.loads(receiver.requests[-1].body)["type"] == "webhook.ping"
@@ -153,7 +155,7 @@ def test_an_endpoint_failing_for_the_configured_time_is_disabled_and_a_ping_enab
 
 def test_a_message_is_attempted_once_when_two_tasks_run_it(receiver, allow_loopback, make_player):
     alice, _ = make_player("alice")
-    endpoint = endpoint_create(user=alice, url=receiver.url, events=["turn.due"])
+    endpoint, _ = endpoint_create(user=alice, url=receiver.url, events=["turn.due"])
     message = endpoint_ping(user=alice, endpoint_id=endpoint.pk)
     assert message_deliver(message_id=message.pk) is True
     assert message_deliver(message_id=message.pk) is False

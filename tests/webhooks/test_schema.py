@@ -32,3 +32,12 @@ def test_every_webhooks_operation_has_its_shapes_and_errors(schema):
     created = schema["components"]["schemas"]["EndpointCreatedOutput"]["properties"]
     assert {"id", "url", "events", "secret", "enabled", "disabled_reason"} <= set(created)
     assert "secret" not in schema["components"]["schemas"]["EndpointOutput"]["properties"]
+
+
+def test_the_registration_body_states_the_url_scheme_and_takes_no_other_field(schema):
+    body = schema["components"]["schemas"]["EndpointCreateInput"]
+    url = body["properties"]["url"]
+    assert url["type"] == "string" and url["pattern"] == "^https?://" and url["maxLength"] == 2000
+    assert body["additionalProperties"] is False
+    preferences = schema["components"]["schemas"]["PatchedPreferencesInput"]["properties"]
+    assert preferences["turn"] == {"type": "boolean", "description": preferences["turn"]["description"]}

@@ -4,14 +4,34 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from palace_api.serializers import StrictSerializer
 from webhooks.models import Attempt, Endpoint
 from webhooks.selectors.notices import EVENT_TYPES
+from webhooks.services.url_guard import MAX_URL_LENGTH, SCHEME_PATTERN
 
 
-class EndpointCreateInput(serializers.Serializer):
-    url = serializers.CharField(min_length=1, max_length=2000, help_text="An http or https URL on a public address.")
+@extend_schema_field({"type": "string", "minLength": 1, "maxLength": MAX_URL_LENGTH, "pattern": SCHEME_PATTERN})
+class WebhookUrlField(serializers.CharField):
+    """A webhook's URL, its scheme stated in the schema; the service checks the rest (``url_guard``). A JSON
+    string only: DRF's CharField would take ``12345`` for ``"12345"``."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class EndpointCreateInput(StrictSerializer):
+    url = WebhookUrlField(
+        min_length=1,
+        max_length=MAX_URL_LENGTH,
+        # Spaces around it are refused by the guard, as the schema's pattern refuses them, not trimmed away.
+        trim_whitespace=False,
+        help_text="An http:// or https:// URL on a public address.",
+    )
     events = serializers.ListField(
         child=serializers.ChoiceField(choices=list(EVENT_TYPES)),
         allow_empty=False,
@@ -37,8 +57,8 @@ class EndpointOutput(serializers.Serializer):
     )
 
 
-def endpoint_row(endpoint: Endpoint, *, with_secret: bool = False) -> dict[str, Any]:
-    """An endpoint as ``EndpointOutput`` (or, ``with_secret``, ``EndpointCreatedOutput``) renders it."""
+def endpoint_row(endpoint: Endpoint, *, secret: str | None = None) -> dict[str, Any]:
+    """An endpoint as ``EndpointOutput`` renders it (or, given its clear ``secret``, ``EndpointCreatedOutput``)."""
     row = {
         "id": endpoint.pk,
         "url": endpoint.url,
@@ -49,8 +69,8 @@ def endpoint_row(endpoint: Endpoint, *, with_secret: bool = False) -> dict[str, 
         "disabled_at": endpoint.disabled_at,
         "disabled_reason": endpoint.disabled_reason,
     }
-    if with_secret:
-        row["secret"] = endpoint.secret
+    if secret is not None:
+        row["secret"] = secret
     return row
 
 

@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from palace_api.errors import BODY, BODYLESS_POST, INVALID_BODY, NO_BODY, ErrorCode, error_responses
+from palace_api.errors import (
+    BODY,
+    BODYLESS_POST,
+    INVALID_BODY,
+    NO_BODY,
+    ErrorCode,
+    error_responses,
+    no_content_responses,
+)
 from webhooks.api.serializers import (
     AttemptOutput,
     DeliveriesQuery,
@@ -64,10 +72,9 @@ class WebhookListCreateApi(APIView):
     def post(self, request: Request) -> Response:
         serializer = EndpointCreateInput(data=request.data)
         serializer.is_valid(raise_exception=True)
-        endpoint = endpoint_create(user=request.user, **serializer.validated_data)
-        return Response(
-            EndpointCreatedOutput(endpoint_row(endpoint, with_secret=True)).data, status=status.HTTP_201_CREATED
-        )
+        endpoint, secret = endpoint_create(user=request.user, **serializer.validated_data)
+        body = EndpointCreatedOutput(endpoint_row(endpoint, secret=secret)).data
+        return Response(body, status=status.HTTP_201_CREATED)
 
 
 class WebhookDetailApi(APIView):
@@ -75,10 +82,7 @@ class WebhookDetailApi(APIView):
         tags=TAGS,
         summary="Remove a webhook",
         request=None,
-        responses={
-            204: OpenApiResponse(description="Removed."),
-            **error_responses("MeWebhooksDestroy", WEBHOOK_MISSING, 401, *NO_BODY),
-        },
+        responses=no_content_responses("Removed.", "MeWebhooksDestroy", WEBHOOK_MISSING, 401, *NO_BODY),
     )
     def delete(self, request: Request, webhook_id: int) -> Response:
         endpoint_delete(user=request.user, endpoint_id=webhook_id)

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from datetime import datetime
-
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 
 from palace_api.errors import NotFoundError
-from webhooks.models import Attempt, Endpoint, Message, MessageState
+from webhooks.models import Attempt, Endpoint
 
 WEBHOOK_NOT_FOUND = "webhook_not_found"
 
@@ -40,11 +38,3 @@ def listening_endpoints(user_ids: list[int]) -> list[Endpoint]:
 def has_listeners(game_id: int) -> bool:
     """Whether a player seated at ``game_id`` has an enabled endpoint: one cheap query for every game change."""
     return Endpoint.objects.filter(user__seats__game_id=game_id, disabled_at__isnull=True).exists()
-
-
-def due_messages(*, before: datetime, overdue_before: datetime, limit: int) -> list[int]:
-    """Ids of pending messages, at most ``limit``, oldest due first: those due before ``before`` that no task
-    was sent for, and those due before ``overdue_before`` whatever was sent."""
-    due = Q(queued=False, next_attempt_at__lte=before) | Q(next_attempt_at__lte=overdue_before)
-    rows = Message.objects.filter(due, state=MessageState.PENDING).exclude(locked_until__gt=before)
-    return list(rows.order_by("next_attempt_at").values_list("id", flat=True)[:limit])

@@ -50,7 +50,8 @@ class LogStretch:
     """The log of ``game`` after version ``first`` up to ``rows[-1].seq``, with what the derivers share.
 
     ``players``: seat -> player id, for every seat a person took; ``humans``: those of them the person still
-    plays (not handed to a bot). ``started``: the match began inside the stretch.
+    played at the stretch's end (not yet handed to a bot); ``handed_later``: seats handed to a bot after it, which
+    the seats as read say are the bot's. ``started``: the match began inside the stretch.
     ``due_before`` / ``due_after``: the seats the game waited for before and after it (``due_to_act``).
     """
 
@@ -59,6 +60,7 @@ class LogStretch:
     rows: list[Event]
     players: dict[int, int]
     humans: dict[int, int]
+    handed_later: frozenset[int]
     started: bool
     due_before: frozenset[int]
     due_after: frozenset[int]
@@ -109,7 +111,7 @@ def game_started(stretch: LogStretch) -> list[Notice]:
     if not stretch.started:
         return []
     first_action = next(row for row in stretch.rows if "action" in row.payload)
-    seats = game_seats(stretch.game)
+    seats = [{**row, "bot": None} if row["seat"] in stretch.handed_later else row for row in game_seats(stretch.game)]
     return [
         Notice(
             GAME_STARTED,
@@ -211,6 +213,16 @@ def _due_before(game: Game, first: int, *, started_before: bool) -> tuple[Any, f
     return state, frozenset(engine_of(game).due_to_act(state))
 
 
+def _handed_after(game: Game, *, last: int) -> frozenset[int]:
+    """The seats of ``game`` (as ``game_get`` read it, maybe versions after ``last``) that a person took and the bot
+    was handed after entry ``last`` (``seat_to_bot``): still the person's in a stretch up to ``last``. Reads the
+    log only when a person's seat is the bot's now."""
+    if not any(seat.player_id is not None and seat.bot for seat in game.seats.all()):
+        return frozenset()
+    later = Event.objects.filter(game=game, kind="seat_to_bot", seq__gt=last, seq__lte=game.version)
+    return frozenset(later.values_list("actor", flat=True))
+
+
 def log_stretch(game: Game, *, first: int, last: int) -> LogStretch | None:
     """The stretch of ``game``'s log after version ``first`` up to ``last`` (``None`` if it holds no entry).
 
@@ -230,13 +242,19 @@ def log_stretch(game: Game, *, first: int, last: int) -> LogStretch | None:
         state, _ = engine.apply(state, Action.from_json(row.payload["action"]))
     due_after = frozenset() if state is None else frozenset(engine.due_to_act(state))
     players = {seat.number: seat.player_id for seat in game.seats.all() if seat.player_id is not None}
-    humans = {seat.number: seat.player_id for seat in game.seats.all() if seat.player_id is not None and not seat.bot}
+    handed_later = _handed_after(game, last=rows[-1].seq)
+    humans = {
+        seat.number: seat.player_id
+        for seat in game.seats.all()
+        if seat.player_id is not None and (not seat.bot or seat.number in handed_later)
+    }
     return LogStretch(
         game=game,
         first=first,
         rows=rows,
         players=players,
         humans=humans,
+        handed_later=handed_later,
         started=bool(actions) and not started_before,
         due_before=due_before,
         due_after=due_after,

@@ -9,16 +9,18 @@ task's entries go out with the next change of the game.
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.db import transaction
-from django.utils import timezone
 
 from games.selectors.views import game_get
+from outbox.services import deliveries_queue, queued_now
 from palace_api.errors import NotFoundError
 from webhooks.models import Endpoint, GameCursor, Message
 from webhooks.selectors.endpoints import has_listeners, listening_endpoints
 from webhooks.selectors.notices import Notice, log_stretch, stretch_notices
+from webhooks.services.delivery import WEBHOOKS
 from webhooks.services.messages import message_body, new_msg_id
-from webhooks.services.scheduling import deliver_after_commit
 
 MAX_STRETCH = 1000
 """At most this many entries are read at once: a game that changed for long with nobody listening is announced
@@ -59,15 +61,16 @@ def _announce(*, game_id: int, first: int, claimed: int, last: int) -> int | Non
         return 0
     notices = stretch_notices(stretch)
     endpoints = listening_endpoints(list(stretch.players.values()))
+    queued = queued_now()
     messages = [
-        _message(notice, endpoint)
+        _message(notice, endpoint, queued)
         for notice in notices
         for endpoint in endpoints
         if _wants(endpoint, notice, user_id=stretch.players[notice.seat])
     ]
     Message.objects.bulk_create(messages)
     # bulk_create sets primary keys on PostgreSQL and SQLite alike (RETURNING).
-    deliver_after_commit([message.pk for message in messages])
+    deliveries_queue(WEBHOOKS, [message.pk for message in messages])
     return len(messages)
 
 
@@ -75,12 +78,11 @@ def _wants(endpoint: Endpoint, notice: Notice, *, user_id: int) -> bool:
     return endpoint.user_id == user_id and notice.type in endpoint.events and endpoint.created <= notice.at
 
 
-def _message(notice: Notice, endpoint: Endpoint) -> Message:
+def _message(notice: Notice, endpoint: Endpoint, queued: dict[str, datetime]) -> Message:
     return Message(
         endpoint=endpoint,
         msg_id=new_msg_id(),
         event_type=notice.type,
         body=message_body(event_type=notice.type, at=notice.at, data=notice.data),
-        next_attempt_at=timezone.now(),
-        queued=True,
+        **queued,
     )

@@ -10,12 +10,14 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
+from outbox.services import deliveries_queue, queued_now
 from palace_api.errors import ApplicationError, ConflictError
 from webhooks.models import Endpoint, Message
 from webhooks.selectors.endpoints import endpoint_of
 from webhooks.selectors.notices import EVENT_TYPES, PING
+from webhooks.services.delivery import WEBHOOKS
 from webhooks.services.messages import message_body, new_msg_id
-from webhooks.services.scheduling import deliver_after_commit
+from webhooks.services.secret_box import seal
 from webhooks.services.url_guard import check_url
 
 SECRET_BYTES = 24
@@ -38,9 +40,9 @@ def _check_events(events: list[str]) -> list[str]:
 
 
 @transaction.atomic
-def endpoint_create(*, user: AbstractBaseUser, url: str, events: list[str]) -> Endpoint:
-    """Register ``url`` for ``events`` (names from ``EVENT_TYPES``); the new endpoint's ``secret`` is the
-    caller's to keep.
+def endpoint_create(*, user: AbstractBaseUser, url: str, events: list[str]) -> tuple[Endpoint, str]:
+    """Register ``url`` for ``events`` (names from ``EVENT_TYPES``). Returns the endpoint and its signing
+    secret in clear, the caller's to keep: only its encryption is stored (``secret_box.seal``).
 
     Raises ``ApplicationError``: ``invalid_webhook_url``, ``webhook_url_forbidden`` (not http(s), or the host
     resolves to a loopback, private, link-local or metadata address), ``webhook_url_unresolvable``,
@@ -50,7 +52,8 @@ def endpoint_create(*, user: AbstractBaseUser, url: str, events: list[str]) -> E
     check_url(url)
     if Endpoint.objects.filter(user=user).count() >= settings.WEBHOOK_MAX_ENDPOINTS:
         raise ConflictError(WEBHOOK_LIMIT, f"at most {settings.WEBHOOK_MAX_ENDPOINTS} webhooks per player")
-    return Endpoint.objects.create(user=user, url=url, events=events, secret=new_secret())
+    secret = new_secret()
+    return Endpoint.objects.create(user=user, url=url, events=events, sealed_secret=seal(secret)), secret
 
 
 @transaction.atomic
@@ -66,10 +69,9 @@ def endpoint_ping(*, user: AbstractBaseUser, endpoint_id: int) -> Message:
     disabled endpoint again. Raises ``NotFoundError("webhook_not_found")``."""
     endpoint = endpoint_of(user, endpoint_id)
     now = timezone.now()
-    msg_id = new_msg_id()
     body = message_body(event_type=PING, at=now, data={"webhook": endpoint.pk})
     message = Message.objects.create(
-        endpoint=endpoint, msg_id=msg_id, event_type=PING, body=body, next_attempt_at=now, queued=True
+        endpoint=endpoint, msg_id=new_msg_id(), event_type=PING, body=body, **queued_now(now)
     )
-    deliver_after_commit([message.pk])
+    deliveries_queue(WEBHOOKS, [message.pk])
     return message

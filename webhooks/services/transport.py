@@ -16,6 +16,7 @@ import httpx
 from django.conf import settings
 from standardwebhooks.webhooks import Webhook
 
+from outbox.channels import elapsed_ms
 from palace_api.errors import ApplicationError
 from webhooks.services.url_guard import check_url
 
@@ -87,14 +88,10 @@ def post_signed(*, url: str, secret: str, msg_id: str, body: str) -> Outcome:
             ) as response:
                 status_code = response.status_code
     except httpx.TimeoutException:
-        return Outcome(None, _ms_since(started), f"timeout: no answer within {settings.WEBHOOK_TIMEOUT:g} s")
+        return Outcome(None, elapsed_ms(started), f"timeout: no answer within {settings.WEBHOOK_TIMEOUT:g} s")
     except httpx.HTTPError as error:
-        return Outcome(None, _ms_since(started), f"{type(error).__name__}: {error}"[:MAX_ERROR])
+        return Outcome(None, elapsed_ms(started), f"{type(error).__name__}: {error}"[:MAX_ERROR])
     error = "" if 200 <= status_code < 300 else f"HTTP {status_code}"
     if 300 <= status_code < 400:
         error = f"HTTP {status_code}: redirects are not followed"
-    return Outcome(status_code, _ms_since(started), error)
-
-
-def _ms_since(started: float) -> int:
-    return int((time.monotonic() - started) * 1000)
+    return Outcome(status_code, elapsed_ms(started), error)
