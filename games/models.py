@@ -127,7 +127,9 @@ class IdempotencyKey(models.Model):
     """A client's ``Idempotency-Key`` for one action request, scoped to that client.
 
     ``request_hash``: SHA-256 of the game and the canonical request body; the stored response is
-    returned again for the same key and body.
+    returned again for the same key and body. The row is written in its action's transaction (``in_flight``,
+    then ``done`` with the response before the commit), so no other session sees it before it is done; one
+    seen ``in_flight`` was left by an earlier version of the server and its retry takes it over.
     """
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="idempotency_keys")

@@ -50,24 +50,41 @@ def read_allowed_hosts(env: environ.Env) -> list[str]:
     return env.list("ALLOWED_HOSTS", default=DEFAULT_ALLOWED_HOSTS)
 
 
+POSTGRESQL = "django.db.backends.postgresql"
+POOLED_POSTGRESQL = "palace_api.postgresql"
+"""Django's PostgreSQL backend whose pool never hands out a connection that a database restart broke."""
+
+
 def read_database(env: environ.Env, *, base_dir: Path) -> dict[str, Any]:
     """DATABASE_URL (``postgres://user:password@host:5432/name``); SQLite in the project folder if unset or empty.
 
     DATABASE_POOL_MAX_SIZE (PostgreSQL only): a psycopg connection pool of at most that many connections per
     process, instead of persistent connections (``?conn_max_age=``), which the ASGI server must not use: it
     runs each request's synchronous part in a thread of its own, and each thread would keep a connection open.
+    Either way a connection is checked before it is reused (``CONN_HEALTH_CHECKS``; the pool's by
+    ``palace_api.postgresql``), so the first request after a database restart succeeds.
     Raises ``ImproperlyConfigured`` for a pool on SQLite.
     """
     url = env.str("DATABASE_URL", default="") or f"sqlite:///{base_dir / 'db.sqlite3'}"
     config = env.db_url_config(url)
+    if config["ENGINE"] == POSTGRESQL:
+        # A persistent connection (``?conn_max_age=``: workers, beat, the streams' threads) is checked before a
+        # request's or task's first query reuses it, and replaced if a database restart broke it.
+        config["CONN_HEALTH_CHECKS"] = True
     pool_max = env.int("DATABASE_POOL_MAX_SIZE", default=0)
     if pool_max > 0:
-        if config["ENGINE"] != "django.db.backends.postgresql":
+        if config["ENGINE"] != POSTGRESQL:
             raise ImproperlyConfigured("DATABASE_POOL_MAX_SIZE needs PostgreSQL")
-        # A request waits up to 10 s for a free connection, then fails (a 500) rather than hang.
-        pool = {"min_size": min(2, pool_max), "max_size": pool_max, "timeout": 10}
+        # The backend's requests wait for a working connection up to 10 s in all (then fail: a 503, rather than
+        # hang), one ``timeout`` at a time, each wait asking for a new connection if the pool has room. A
+        # connection that cannot be opened is given up after ``reconnect_timeout``, not retried in the background
+        # with pauses doubling for 5 minutes, which after an outage kept requests waiting with the database back.
+        pool = {"min_size": min(2, pool_max), "max_size": pool_max, "timeout": 1, "reconnect_timeout": 1}
         config.setdefault("OPTIONS", {})["pool"] = pool
         config["CONN_MAX_AGE"] = 0
+        # The pool's connections are checked by the backend instead, which drops every broken one at once.
+        config["ENGINE"] = POOLED_POSTGRESQL
+        config["CONN_HEALTH_CHECKS"] = False
     if config["ENGINE"] == "django.db.backends.sqlite3":
         # The run command's web server, worker and beat share one SQLite file: writers take the lock when their
         # transaction begins (so they queue instead of failing on upgrade), wait for it, and readers go on (WAL).

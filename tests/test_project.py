@@ -63,13 +63,16 @@ def test_database_url_names_postgres() -> None:
 def test_a_pool_replaces_persistent_connections_on_postgres_only() -> None:
     env = make_env({"DATABASE_URL": "postgres://palace:pw@db.example/palace?conn_max_age=600"})
     assert read_database(env, base_dir=BASE)["CONN_MAX_AGE"] == 600
+    assert read_database(env, base_dir=BASE)["CONN_HEALTH_CHECKS"] is True, "checked before each reuse"
     assert "pool" not in read_database(env, base_dir=BASE).get("OPTIONS", {})
     pooled = make_env(
         {"DATABASE_URL": "postgres://palace:pw@db.example/palace?conn_max_age=600", "DATABASE_POOL_MAX_SIZE": "20"}
     )
     db = read_database(pooled, base_dir=BASE)
-    assert db["OPTIONS"]["pool"] == {"min_size": 2, "max_size": 20, "timeout": 10}
+    assert db["OPTIONS"]["pool"] == {"min_size": 2, "max_size": 20, "timeout": 1, "reconnect_timeout": 1}
     assert db["CONN_MAX_AGE"] == 0, "Django refuses a pool beside persistent connections"
+    assert db["ENGINE"] == "palace_api.postgresql", "the backend whose pool drops connections a restart broke"
+    assert db["CONN_HEALTH_CHECKS"] is False, "Django's own pool check would take the broken ones one by one"
     with pytest.raises(ImproperlyConfigured, match="PostgreSQL"):
         read_database(make_env({"DATABASE_POOL_MAX_SIZE": "20"}), base_dir=BASE)
 

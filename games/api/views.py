@@ -251,13 +251,7 @@ class ActionCreateView(APIView):
                     400: (*INVALID_BODY, *ACTION_CODES),
                     403: ("not_seated", "not_your_turn", "seat_played_by_bot"),
                     **GAME_NOT_FOUND,
-                    409: (
-                        "version_conflict",
-                        "idempotency_key_in_flight",
-                        "game_not_started",
-                        "game_finished",
-                        "game_cancelled",
-                    ),
+                    409: ("version_conflict", "game_not_started", "game_finished", "game_cancelled"),
                     422: ("idempotency_key_reused", "invalid_prearranged_shuffle"),
                 },
                 401,
@@ -266,7 +260,11 @@ class ActionCreateView(APIView):
         },
     )
     def post(self, request: Request, game_id: int) -> Response:
-        """Make your decision. Answers the new version and the log entries it added, as you may see them."""
+        """Make your decision. Answers the new version and the log entries it added, as you may see them.
+
+        With an `Idempotency-Key`, a request sent again while the first still runs waits for it and gets its
+        answer (or, if the first failed, is applied itself); a request that failed, the database gone or the
+        server stopped included, leaves the key free, so its retry is applied once."""
         query(request, NoQuery)
         data = ActionInput(data=request.data)
         data.is_valid(raise_exception=True)

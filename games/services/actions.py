@@ -5,12 +5,10 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
-from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
-from django.utils import timezone
 
 from games.engine.cards import parse_cards
 from games.engine.protocol import Action
@@ -19,9 +17,6 @@ from games.selectors.state import engine_of, game_state
 from games.selectors.views import event_json
 from games.services.log import append_action, game_lock, seat_bots, seat_of
 from palace_api.errors import ConflictError, ForbiddenError, NotFoundError, UnprocessableError
-
-IN_FLIGHT_EXPIRY = timedelta(minutes=2)
-"""An in-flight key older than this belongs to a request that died: a retry may take it over."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,10 +113,15 @@ def _request_hash(game_id: int, body: dict[str, Any]) -> str:
 
 
 def _claim(user: AbstractBaseUser, key: str, request_hash: str) -> IdempotencyKey | None:
-    """Take ``key`` for this request; return the finished record if it was already answered.
+    """Take ``key`` for this request inside the caller's transaction; return the record if it was answered.
 
-    Raises ``UnprocessableError("idempotency_key_reused")`` for another body under the same key and
-    ``ConflictError("idempotency_key_in_flight")`` while the first request still runs.
+    The claim is a row inserted in the action's own transaction: it commits with the action's events and its
+    stored answer, or is rolled back with them (an error, the database gone, the process killed), so a request
+    that never committed leaves nothing behind that could block its retry. A duplicate running at the same time
+    waits on the unique index for the first one's transaction to end: then it finds the answer (a replay), or
+    nothing, and applies the action itself. A row still ``in_flight`` when seen from outside its transaction was
+    left by a server before this one, whose request died: this request takes it over.
+    Raises ``UnprocessableError("idempotency_key_reused")`` for another body under the same key.
     """
     try:
         with transaction.atomic():
@@ -129,19 +129,12 @@ def _claim(user: AbstractBaseUser, key: str, request_hash: str) -> IdempotencyKe
         return None
     except IntegrityError:
         pass
-    with transaction.atomic():
-        record = IdempotencyKey.objects.select_for_update().get(user=user, key=key)
-        if record.request_hash != request_hash:
-            raise UnprocessableError(
-                "idempotency_key_reused", "this Idempotency-Key was used with another request body"
-            )
-        if record.status == IdempotencyStatus.DONE:
-            return record
-        if timezone.now() - record.created < IN_FLIGHT_EXPIRY:
-            raise ConflictError("idempotency_key_in_flight", "a request with this Idempotency-Key is still running")
-        record.created = timezone.now()
-        record.save(update_fields=["created"])
-        return None
+    record = IdempotencyKey.objects.select_for_update().get(user=user, key=key)
+    if record.request_hash != request_hash:
+        raise UnprocessableError("idempotency_key_reused", "this Idempotency-Key was used with another request body")
+    if record.status == IdempotencyStatus.DONE:
+        return record
+    return None
 
 
 def action_submit_idempotent(
@@ -151,24 +144,20 @@ def action_submit_idempotent(
 
     ``body``: the validated request fields (``type``, ``cards``, ``target``, ``amount``,
     ``expected_version``). The same key with the same body returns the stored result and appends
-    nothing; with another body, ``UnprocessableError`` (422); while the first request runs,
-    ``ConflictError`` (409). A request that fails stores nothing, so the key may be retried.
+    nothing; with another body, ``UnprocessableError`` (422). A duplicate sent while the first request
+    runs waits for it and returns its result, or applies the action if the first failed. The key, the
+    action and the stored result commit together: a request that fails (refused, the database gone,
+    the process killed) stores nothing, so the key may be retried and the retry is applied once.
     """
     if not idempotency_key:
         return action_submit(user=user, game_id=game_id, **body)
     request_hash = _request_hash(game_id, body)
-    done = _claim(user, idempotency_key, request_hash)
-    if done is not None:
-        stored = done.response_body or {}
-        return ActionResult(**stored, replayed=True)
-    try:
-        # The stored answer commits with the events it reports, or not at all.
-        with transaction.atomic():
-            result = action_submit(user=user, game_id=game_id, **body)
-            IdempotencyKey.objects.filter(user=user, key=idempotency_key).update(
-                status=IdempotencyStatus.DONE, response_status=201, response_body=result.to_json()
-            )
-    except BaseException:
-        IdempotencyKey.objects.filter(user=user, key=idempotency_key, status=IdempotencyStatus.IN_FLIGHT).delete()
-        raise
+    with transaction.atomic():
+        done = _claim(user, idempotency_key, request_hash)
+        if done is not None:
+            return ActionResult(**(done.response_body or {}), replayed=True)
+        result = action_submit(user=user, game_id=game_id, **body)
+        IdempotencyKey.objects.filter(user=user, key=idempotency_key).update(
+            status=IdempotencyStatus.DONE, response_status=201, response_body=result.to_json()
+        )
     return result

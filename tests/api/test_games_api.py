@@ -164,7 +164,10 @@ def test_idempotency_keys_are_scoped_to_their_caller(table, clients):
     assert response.json()["events"][0]["actor"] == 1, "bob's key answered bob's own action"
 
 
-def test_idempotency_key_in_flight_gets_409(table, clients):
+def test_a_key_left_in_flight_by_an_earlier_server_is_taken_over_by_its_retry(table, clients):
+    """Given a key stored ``in_flight`` by a server before this one (its request died before it could release
+    the key), when the same request is sent with it, then it is applied once (201, not a replay) and the key
+    holds its answer: a dead request's key never blocks its retry, however young the row."""
     from django.contrib.auth import get_user_model
 
     from games.services.actions import _request_hash
@@ -172,8 +175,13 @@ def test_idempotency_key_in_flight_gets_409(table, clients):
     alice = get_user_model().objects.get(username="alice")
     body = {"type": "stay", "cards": [], "target": None, "amount": None, "expected_version": None}
     IdempotencyKey.objects.create(user=alice, key="busy", request_hash=_request_hash(table.game_id, body))
+    version = Game.objects.get(pk=table.game_id).version
     response = clients[0].post(table.url("actions/"), {"type": "stay"}, format="json", HTTP_IDEMPOTENCY_KEY="busy")
-    assert response.status_code == 409 and code_of(response) == "idempotency_key_in_flight"
+    assert response.status_code == 201 and "Idempotent-Replayed" not in response.headers
+    assert Event.objects.filter(game_id=table.game_id, seq__gt=version, kind="stay").count() == 1
+    again = clients[0].post(table.url("actions/"), {"type": "stay"}, format="json", HTTP_IDEMPOTENCY_KEY="busy")
+    assert again.status_code == 201 and again.headers["Idempotent-Replayed"] == "true"
+    assert again.json() == response.json()
 
 
 def test_a_failed_request_leaves_its_key_free_for_a_retry(table, clients):

@@ -110,6 +110,18 @@ class PrivatePostgres:
         with psycopg.connect(self.url("postgres"), autocommit=True) as connection:
             connection.execute(sql)
 
+    def query(self, sql: str, *, database: str = "postgres") -> list[tuple[Any, ...]]:
+        """The rows of one query, on a connection of its own."""
+        import psycopg
+
+        with psycopg.connect(self.url(database), autocommit=True) as connection:
+            return connection.execute(sql).fetchall()
+
+    def connections_to(self, database: str) -> int:
+        """How many client connections ``database`` has now (the server's own processes aside)."""
+        sql = f"SELECT count(*) FROM pg_stat_activity WHERE datname = '{database}' AND pid <> pg_backend_pid()"  # noqa: S608 - our own name
+        return int(self.query(sql)[0][0])
+
     def close(self) -> None:
         try:
             self.stop()
@@ -158,7 +170,7 @@ class Palace:
     after two, so recoveries take seconds, not the production defaults' tens of seconds.
     """
 
-    def __init__(self, *, database_url: str, broker_url: str, home: Path) -> None:
+    def __init__(self, *, database_url: str, broker_url: str, home: Path, env: dict[str, str] | None = None) -> None:
         self.home = home
         self.port = free_port()
         self.env = {
@@ -174,6 +186,7 @@ class Palace:
             "TIMEOUT_SWEEP_SECONDS": "1",
             "BOT_STALL_SECONDS": "2",
             "CACHE_URL": "",
+            **(env or {}),
         }
         self.processes: dict[str, subprocess.Popen[bytes]] = {}
         self.http = httpx.Client(base_url=f"http://127.0.0.1:{self.port}", timeout=15)
@@ -190,7 +203,8 @@ class Palace:
         self.processes[name] = process
         return process
 
-    def start_web(self) -> None:
+    def start_web(self, *, workers: int = 1) -> None:
+        """gunicorn with ``workers`` uvicorn workers (the Dockerfile runs 2), answering on ``self.port``."""
         self._spawn(
             "web",
             # The Dockerfile's server: gunicorn with uvicorn workers (ASGI).
@@ -204,7 +218,7 @@ class Palace:
                 "--bind",
                 f"127.0.0.1:{self.port}",
                 "--workers",
-                "1",
+                str(workers),
             ],
         )
         wait_until("gunicorn answers", lambda: self.http.get("/api/schema/").status_code == 200)

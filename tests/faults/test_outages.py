@@ -30,18 +30,6 @@ RECOVERY = 30.0
 HUMAN, BOT = 0, 1
 
 
-@pytest.fixture(scope="module")
-def postgres() -> Iterator[PrivatePostgres]:
-    """One private cluster for the module; a template database migrated once, copied per test."""
-    server = PrivatePostgres()
-    server.execute("CREATE DATABASE palace_template")
-    migrator = Palace(database_url=server.url("palace_template"), broker_url="memory://", home=server.home)
-    migrator.manage("migrate", "--noinput")
-    migrator.close()
-    yield server
-    server.close()
-
-
 @pytest.fixture
 def redis() -> Iterator[PrivateRedis]:
     server = PrivateRedis()
@@ -50,9 +38,7 @@ def redis() -> Iterator[PrivateRedis]:
 
 
 @pytest.fixture
-def palace(postgres: PrivatePostgres, redis: PrivateRedis, tmp_path: Path) -> Iterator[Palace]:
-    database = f"palace_{uuid.uuid4().hex[:10]}"
-    postgres.execute(f"CREATE DATABASE {database} TEMPLATE palace_template")
+def palace(postgres: PrivatePostgres, database: str, redis: PrivateRedis, tmp_path: Path) -> Iterator[Palace]:
     # Persistent connections, as docker-compose.yml runs: each must notice the outage and the return.
     app = Palace(database_url=postgres.url(database) + "?conn_max_age=600", broker_url=redis.url, home=tmp_path)
     app.start_web()
@@ -204,7 +190,8 @@ def test_postgres_down_answers_503_with_retry_after_and_applies_nothing_it_refus
     palace: Palace, postgres: PrivatePostgres
 ) -> None:
     """Given a game in play, when PostgreSQL stops, then reads and actions answer 503 JSON with Retry-After and
-    none of the refused actions is applied; when it returns, the same action answers 201 and is logged once."""
+    none of the refused actions is applied; when it returns, the same action answers 201 at once and is logged
+    once."""
     palace.start_worker("worker", beat=True)
     game, human = bot_game(palace)
     current = wait_until("the human's turn", lambda: humans_turn(palace, game, human))
@@ -226,19 +213,11 @@ def test_postgres_down_answers_503_with_retry_after_and_applies_nothing_it_refus
             assert int(answer.headers["Retry-After"]) == answer.json()["retry_after"] > 0
     finally:
         postgres.start()
-    refused = 0
-    deadline = time.monotonic() + RECOVERY
-    while True:
-        status, answer = act(palace, game, human, current)
-        if status == 201:
-            break
-        assert status == 503, answer  # a connection broken by the restart may fail once more, never otherwise
-        refused += 1
-        assert time.monotonic() < deadline, "PostgreSQL is back but actions still fail"
-        time.sleep(0.2)
+    # The first action once it is back succeeds: no connection the restart broke is used (README, "Failure modes").
+    status, answer = act(palace, game, human, current)
+    assert status == 201, answer
     # Had any refused attempt been applied, this one (at the same expected version) would be a version conflict.
     assert answer["version"] > current["version"]
     log = log_of(palace, game, human)
     mine = [entry for entry in log if entry["actor"] == HUMAN and entry["seq"] > current["version"]]
     assert [entry["seq"] for entry in mine][:1] == [current["version"] + 1]
-    print(f"{refused} more 503s after PostgreSQL returned")
