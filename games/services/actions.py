@@ -67,24 +67,7 @@ def action_submit(
         game = game_lock(game_id)
         if game is None:
             raise NotFoundError("game_not_found", "no such game")
-        wanted = seen if expected_version is None else expected_version
-        if game.version != wanted:
-            raise ConflictError(
-                "version_conflict",
-                f"the game is at version {game.version}, not {wanted}",
-                current_version=game.version,
-            )
-        seat = seat_of(game, user)
-        if seat is None:
-            raise ForbiddenError("not_seated", "you do not sit at this game")
-        if game.status == GameStatus.WAITING:
-            raise ConflictError("game_not_started", "the game waits for players")
-        if game.status == GameStatus.FINISHED:
-            raise ConflictError("game_finished", "the game is over")
-        if game.status == GameStatus.CANCELLED:
-            raise ConflictError("game_cancelled", "this game was cancelled")
-        if seat_bots(game).get(seat):
-            raise ForbiddenError("seat_played_by_bot", "after your timeouts the bot plays your seat to the end")
+        seat = _acting_seat(game, user, seen if expected_version is None else expected_version)
         state = game_state(game)
         engine = engine_of(game)
         if seat not in engine.to_act(state):
@@ -105,6 +88,29 @@ def action_submit(
             to_act=list(view["to_act"]),
             legal_actions=list(view["legal_actions"]),
         )
+
+
+def _acting_seat(game: Game, user: AbstractBaseUser, wanted: int | None) -> int:
+    """The caller's seat in the locked ``game`` if he may decide there now (before asking the engine whose turn it
+    is); raises the ``ConflictError``s and ``ForbiddenError``s ``action_submit`` lists."""
+    if game.version != wanted:
+        raise ConflictError(
+            "version_conflict",
+            f"the game is at version {game.version}, not {wanted}",
+            current_version=game.version,
+        )
+    seat = seat_of(game, user)
+    if seat is None:
+        raise ForbiddenError("not_seated", "you do not sit at this game")
+    if game.status == GameStatus.WAITING:
+        raise ConflictError("game_not_started", "the game waits for players")
+    if game.status == GameStatus.FINISHED:
+        raise ConflictError("game_finished", "the game is over")
+    if game.status == GameStatus.CANCELLED:
+        raise ConflictError("game_cancelled", "this game was cancelled")
+    if seat_bots(game).get(seat):
+        raise ForbiddenError("seat_played_by_bot", "after your timeouts the bot plays your seat to the end")
+    return seat
 
 
 def _request_hash(game_id: int, body: dict[str, Any]) -> str:
