@@ -4,6 +4,7 @@
     python3 palace.py run                  serve Palace API with a Celery worker and beat (Ctrl-C stops them)
     python3 palace.py test [pytest args]   lint, check import boundaries, run the tests
     python3 palace.py manage COMMAND ...   a manage.py command with the run command's local settings
+    python3 palace.py screenshots          refresh the README's pictures (docs/screenshots/) from the browser tests
 
 The first run makes .venv/ beside this file and installs the project into it with its test extra; later runs
 reinstall only when pyproject.toml has changed (a hash of it is kept in .venv/).
@@ -106,6 +107,17 @@ def command_test(pytest_args: Sequence[str]) -> int:
             ("pytest -n auto", [str(venv_python()), "-m", "pytest", "-n", "auto", "--dist", "loadgroup", *pytest_args]),
         ]
     )
+
+
+def command_screenshots(pytest_args: Sequence[str]) -> int:
+    """Refresh the README's pictures (``docs/screenshots/``) by running the browser tests that take them; a plain
+    test run writes its screenshots to a temporary folder instead."""
+    code = ensure_venv()
+    if code:
+        return code
+    os.environ.setdefault("SECRET_KEY", "palace-tests-only-not-secret")
+    os.environ["PALACE_SCREENSHOTS"] = str(ROOT / "docs" / "screenshots")
+    return run([str(venv_python()), "-m", "pytest", "-p", "no:cacheprovider", "tests/web/browser", *pytest_args])
 
 
 BACKGROUND = ("webhooks",)
@@ -254,6 +266,11 @@ COMMANDS: dict[str, tuple[str, str, Callable[[Sequence[str]], int]]] = {
         "manage COMMAND [ARGS]",
         "a manage.py command (play_demo, changepassword...) with the local settings of run",
         command_manage,
+    ),
+    "screenshots": (
+        "screenshots",
+        "refresh the README's pictures in docs/screenshots/ from the browser tests",
+        command_screenshots,
     ),
     "test": (
         "test [pytest args]",

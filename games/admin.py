@@ -6,8 +6,9 @@ every card too), with no model permission needed.
 
 Besides the model pages, ``GameAdmin`` serves two pages (staff only, through ``admin_view``):
 ``<game id>/hands/`` lists a game's hands and ``<game id>/hands/<n>/`` shows hand ``n`` with every
-card, from ``games.selectors.hand_history``; for a shedding game (kind ``"palace"``, one deal a
-match) the list has one hand, shown from ``games.selectors.shed_history``.
+card, from ``games.selectors.hand_history`` (a shedding match is one deal: one hand). Each game's pages are
+its own templates, ``admin/games/<slug>/hand_list.html`` and ``hand_detail.html``, the slug found in
+``games.engine.registry``; every event is in words from the game's own phrase table.
 """
 
 from __future__ import annotations
@@ -24,12 +25,12 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html, format_html_join
 
+from games.engine.protocol import STAFF
+from games.engine.registry import game_kind
 from games.models import Event, Game, IdempotencyKey, Seat
-from games.selectors.hand_history import Hand, hand_histories, hand_history
-from games.selectors.shed_history import ShedHistory, shed_history
-
-SHEDDING = "palace"
-"""The kind of the shedding game: one deal a match, read by ``games.selectors.shed_history``."""
+from games.selectors.hand_history import hand_histories, hand_history
+from games.selectors.views import event_json
+from games.selectors.words import game_names, log_lines, seat_name
 
 
 class StaffReadOnly:
@@ -120,7 +121,10 @@ class GameAdmin(StaffReadOnly, admin.ModelAdmin):
     @admin.display(description="seats")
     def seat_list(self, game: Game) -> str:
         names = (
-            (seat.number, seat.player.get_username() if seat.player else seat.bot or "empty")
+            (
+                seat.number,
+                seat_name(seat.number, player=seat.player.get_username() if seat.player else None, bot=seat.bot),
+            )
             for seat in game.seats.all()
         )
         return format_html_join(", ", "{}&nbsp;{}", names) or "none"
@@ -132,18 +136,11 @@ class GameAdmin(StaffReadOnly, admin.ModelAdmin):
 
     @admin.display(description="hands")
     def hand_list(self, game: Game) -> str:
-        if game.kind == SHEDDING:
-            history = shed_history(game)
-            if not history.dealt:
-                return "no hand yet"
-            url = reverse("admin:games_game_hand", args=[game.pk, 1])
-            return format_html('<div><a href="{}">hand 1</a>: {}</div>', url, history.result)
         hands = hand_histories(game)
         if not hands:
             return "no hand yet"
         rows = (
-            (reverse("admin:games_game_hand", args=[game.pk, hand.number]), hand.number, _hand_result(hand))
-            for hand in hands
+            (reverse("admin:games_game_hand", args=[game.pk, hand.number]), hand.number, hand.result) for hand in hands
         )
         return format_html_join("", '<div><a href="{}">hand {}</a>: {}</div>', rows)
 
@@ -182,20 +179,15 @@ class GameAdmin(StaffReadOnly, admin.ModelAdmin):
         }
 
     def hands_view(self, request: HttpRequest, game_id: int) -> HttpResponse:
-        """The hands of one game, each with its dealer, pot and winners."""
+        """The hands of one game, each with its dealer and result."""
         game = self._reviewed_game(request, game_id)
-        if game.kind == SHEDDING:
-            context = self._context(request, game, f"Hands of game {game.pk}", history=shed_history(game))
-            return TemplateResponse(request, "admin/games/shed_list.html", context)
-        hands = [(hand, _hand_result(hand)) for hand in hand_histories(game)]
-        context = self._context(request, game, f"Hands of game {game.pk}", hands=hands)
-        return TemplateResponse(request, "admin/games/game/hand_list.html", context)
+        context = self._context(request, game, f"Hands of game {game.pk}", hands=hand_histories(game))
+        return TemplateResponse(request, f"admin/games/{game_kind(game.kind).slug}/hand_list.html", context)
 
     def hand_view(self, request: HttpRequest, game_id: int, number: int) -> HttpResponse:
-        """One hand with every card: deal, play, battles, showdown, pot and shuffle orders."""
+        """One hand with every card, in the game's own template: Palace Poker's deal, play, battles, showdown,
+        pot and shuffle orders; the shedding game's deal, setup, turns and finishing order."""
         game = self._reviewed_game(request, game_id)
-        if game.kind == SHEDDING:
-            return self._shed_view(request, game, number)
         hand = hand_history(game, number)
         if hand is None:
             raise Http404("no such hand")
@@ -204,7 +196,6 @@ class GameAdmin(StaffReadOnly, admin.ModelAdmin):
             game,
             f"Game {game.pk}, hand {hand.number}",
             hand=hand,
-            result=_hand_result(hand),
             hand_log_url=f"{event_log_url(game.pk)}&seq__gte={hand.first_seq}&seq__lte={hand.last_seq}",
             previous_url=reverse("admin:games_game_hand", args=[game.pk, number - 1]) if number > 1 else None,
             next_url=(
@@ -213,41 +204,23 @@ class GameAdmin(StaffReadOnly, admin.ModelAdmin):
                 else None
             ),
         )
-        return TemplateResponse(request, "admin/games/game/hand_detail.html", context)
-
-    def _shed_view(self, request: HttpRequest, game: Game, number: int) -> HttpResponse:
-        """The one deal of a shedding match, with every card: see ``games.selectors.shed_history``."""
-        history: ShedHistory = shed_history(game)
-        if number != 1 or not history.dealt:
-            raise Http404("no such hand")
-        context = self._context(
-            request,
-            game,
-            f"Game {game.pk}, hand 1",
-            history=history,
-            hand_log_url=f"{event_log_url(game.pk)}&seq__gte={history.first_seq}&seq__lte={history.last_seq}",
-        )
-        return TemplateResponse(request, "admin/games/shed_detail.html", context)
-
-
-def _hand_result(hand: Hand) -> str:
-    if hand.pot is None:
-        return "in progress"
-    shares = ", ".join(f"{chips} to {seat}" for seat, chips in hand.awards)
-    return f"pot {hand.pot}: {shares} ({hand.award_reason})"
+        return TemplateResponse(request, f"admin/games/{game_kind(game.kind).slug}/hand_detail.html", context)
 
 
 @admin.register(Event)
 class EventAdmin(StaffReadOnly, admin.ModelAdmin):
-    list_display = ("game", "seq", "kind", "actor", "summary", "created")
+    list_display = ("game", "seq", "kind", "actor", "summary", "words", "created")
     list_display_links = ("seq",)
     list_filter = ("kind",)
     search_fields = ("=game__id",)
     list_select_related = ("game",)
     ordering = ("-game_id", "seq")
     list_per_page = 200
-    fields = ("game", "seq", "kind", "actor", "created", "payload_json")
+    fields = ("game", "seq", "kind", "actor", "created", "words", "payload_json")
     readonly_fields = fields
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Event]:
+        return super().get_queryset(request).prefetch_related("game__seats__player")
 
     @admin.display(description="events")
     def summary(self, event: Event) -> str:
@@ -255,6 +228,13 @@ class EventAdmin(StaffReadOnly, admin.ModelAdmin):
         if events is None:
             return ", ".join(f"{key}={value}" for key, value in event.payload.items())
         return ", ".join(raw["type"] for raw in events)
+
+    @admin.display(description="in words")
+    def words(self, event: Event) -> str:
+        """The entry as staff read it, phrased by its game's own table."""
+        names = game_names(event.game).names
+        lines = log_lines(event.game.kind, [event_json(event, STAFF)], names)
+        return format_html_join("", "<div>{}</div>", ((entry.text,) for entry in lines)) or "—"
 
     @admin.display(description="payload (staff JSON)")
     def payload_json(self, event: Event) -> str:

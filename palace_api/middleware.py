@@ -3,19 +3,35 @@
 - ``RequestLogMiddleware``: one line per request on the ``palace.requests`` logger (stderr, settings.LOGGING):
   method, path, status, milliseconds, user id and game id (``-`` where there is none).
 - ``ApiErrorMiddleware``: under /api/, a POST, PUT or PATCH body over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` bytes is
-  refused before anything reads it (413 ``payload_too_large`` with ``limit``), and an error page that Django
-  made in HTML (its DEBUG 404 and 500 pages, which bypass handler404/handler500) is answered in the API's JSON
-  shape instead.
+  refused before anything reads it (413 ``payload_too_large`` with ``limit``; under ASGI ``BodyLimitMiddleware``
+  below refuses it first, so this serves WSGI: Django's test client, its live server, runserver), and an error
+  page that Django made in HTML (its DEBUG 404 and 500 pages, which bypass handler404/handler500) is answered in
+  the API's JSON shape instead.
+- ``ContentSecurityPolicyMiddleware``: django-csp's middleware (settings.CONTENT_SECURITY_POLICY on every
+  response), with inline styles allowed on the pages of DRF's browsable API, whose templates write them.
+- ``BodyLimitMiddleware``: ASGI, around Django (palace_api/asgi.py). Django's ASGI handler reads a whole body
+  before any middleware runs; this refuses a POST, PUT or PATCH body over the limit first, unread, on every path
+  (the API, the pages' forms, multipart): 413 with ``Connection: close``, so a client that stopped sending the
+  body (``Expect: 100-continue`` gets no ``100 Continue``) never has its next request read as that body. The body
+  of any other method, which nothing reads, is drained and dropped.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
 
+from csp.constants import SELF, UNSAFE_INLINE
+from csp.middleware import CSPMiddleware, PolicyParts
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http.response import HttpResponseBase
+from rest_framework.renderers import BrowsableAPIRenderer
 
 from palace_api.errors import API_PREFIX, ErrorCode, error_body
 
@@ -30,6 +46,11 @@ _HTML_ERRORS = {
     404: (ErrorCode.NOT_FOUND, "Not found."),
     500: (ErrorCode.SERVER_ERROR, "Server error."),
 }
+
+
+def payload_too_large_body(limit: int) -> dict[str, Any]:
+    """The API's 413 body: ``payload_too_large`` with ``limit``, the largest body accepted in bytes."""
+    return error_body(ErrorCode.PAYLOAD_TOO_LARGE, f"The body is over {limit} bytes.", limit=limit)
 
 
 class RequestLogMiddleware:
@@ -75,11 +96,158 @@ class ApiErrorMiddleware:
         except ValueError:
             length = 0
         if limit is not None and length > limit and request.method in BODY_METHODS:
-            body = error_body(ErrorCode.PAYLOAD_TOO_LARGE, f"The body is over {limit} bytes.", limit=limit)
-            return JsonResponse(body, status=413)
+            return JsonResponse(payload_too_large_body(limit), status=413)
         response = self.get_response(request)
         known = _HTML_ERRORS.get(response.status_code)
         if known is not None and not response.get("Content-Type", "").startswith("application/json"):
             status = response.status_code
             response = JsonResponse(error_body(*known), status=status)
         return response
+
+
+LIBRARY_STYLES = {"style-src": [SELF, UNSAFE_INLINE]}
+"""The policy's change on the pages of libraries whose templates or scripts write inline styles (DRF's browsable
+API; Redoc, palace_api/urls.py): their styles, never their scripts, may be inline. Those pages show the API's own
+data and schema, escaped."""
+
+
+class ContentSecurityPolicyMiddleware(CSPMiddleware):
+    """django-csp's middleware (the extension point its docs name: ``get_policy_parts``); a page of DRF's browsable
+    API gets ``LIBRARY_STYLES`` (its base template writes a <style> and style attributes)."""
+
+    def get_policy_parts(
+        self, request: HttpRequest, response: HttpResponseBase, report_only: bool = False
+    ) -> PolicyParts:
+        parts = super().get_policy_parts(request=request, response=response, report_only=report_only)
+        if parts.replace is None and isinstance(getattr(response, "accepted_renderer", None), BrowsableAPIRenderer):
+            parts.replace = LIBRARY_STYLES
+        return parts
+
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+
+
+LINGER_SECONDS = 5.0
+"""After a 413 the server goes on reading and dropping the body, until it ends or for this long at most, before
+it closes the connection: closing on unread data would make the kernel reset the connection, and a reset can lose
+the answer that a client still sending its body has not read yet (RFC 9112, section 9.6: close in stages)."""
+
+
+class BodyLimitMiddleware:
+    """ASGI middleware: bodies over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` bytes refused before Django reads them.
+
+    - POST, PUT, PATCH over the limit (by ``Content-Length`` at once; a chunked body as soon as it passes the
+      limit): 413 with ``Connection: close``, the body never handed to Django; under /api/ the API's
+      ``payload_too_large`` JSON (with ``limit``), elsewhere plain text. The server then reads and drops what
+      the client still sends (for ``LINGER_SECONDS`` at most) and closes the connection, so the rest of
+      the body is never taken for a next request. A client that waits to send its body (``Expect:
+      100-continue``) gets the 413 instead of ``100 Continue``, and the connection closes at once.
+    - A chunked body within the limit is read, then handed to Django as it came.
+    - Any other method: its body is read and dropped as it arrives (nothing reads it), so it costs no memory or
+      disk and the connection stays usable.
+    """
+
+    def __init__(self, app: Callable[[Scope, Receive, Send], Awaitable[None]]) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        if scope["type"] != "http" or limit is None:
+            await self.app(scope, receive, send)
+            return
+        if scope["method"] not in BODY_METHODS:
+            await self.app(scope, _dropping(receive), send)
+            return
+        length = _header(scope, b"content-length")
+        # Whether more of the body may come: not once it ended, nor while the client waits for 100 Continue.
+        linger = (_header(scope, b"expect") or "").lower() != "100-continue"
+        if length is None:
+            messages, finished = await _read(receive, limit)
+            if finished:
+                await self.app(scope, _replaying(messages, receive), send)
+                return
+            if messages[-1]["type"] != "http.request":
+                return  # the client went away: nobody to answer
+            linger = messages[-1].get("more_body", False)
+        elif length.isdigit() and int(length) <= limit:
+            await self.app(scope, receive, send)
+            return
+        await _refuse(scope, receive, send, limit, linger=linger)
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    for key, value in scope["headers"]:
+        if key == name:
+            return value.decode("latin-1").strip()
+    return None
+
+
+async def _read(receive: Receive, budget: int) -> tuple[list[Message], bool]:
+    """Read the body's messages while they add up to ``budget`` bytes at most: ``(messages, finished)``, where
+    ``finished`` says the body ended within the budget (false past it, or when the client went away)."""
+    messages, size = [], 0
+    while True:
+        message = await receive()
+        messages.append(message)
+        if message["type"] != "http.request":
+            return messages, False
+        size += len(message.get("body", b""))
+        if size > budget:
+            return messages, False
+        if not message.get("more_body", False):
+            return messages, True
+
+
+async def _drain(receive: Receive) -> None:
+    """Read and drop the rest of the body, until it ends or the client goes away."""
+    while True:
+        message = await receive()
+        if message["type"] != "http.request" or not message.get("more_body", False):
+            return
+
+
+def _replaying(messages: list[Message], receive: Receive) -> Receive:
+    pending = list(messages)
+
+    async def replay() -> Message:
+        return pending.pop(0) if pending else await receive()
+
+    return replay
+
+
+def _dropping(receive: Receive) -> Receive:
+    async def drop() -> Message:
+        message = await receive()
+        if message["type"] == "http.request" and message.get("body"):
+            message = {**message, "body": b""}
+        return message
+
+    return drop
+
+
+async def _refuse(scope: Scope, receive: Receive, send: Send, limit: int, *, linger: bool) -> None:
+    """The 413, whole, then (``linger``) the rest of the body read and dropped within the bounds, then the end of
+    the response, after which the server closes the connection (``Connection: close``)."""
+    started = time.perf_counter()
+    if scope["path"].startswith(API_PREFIX):
+        body, content_type = json.dumps(payload_too_large_body(limit)).encode(), b"application/json"
+    else:
+        body, content_type = f"The body is over {limit} bytes.\n".encode(), b"text/plain; charset=utf-8"
+    headers = [
+        (b"content-type", content_type),
+        (b"content-length", str(len(body)).encode()),
+        (b"connection", b"close"),
+        (b"x-content-type-options", b"nosniff"),
+    ]
+    await send({"type": "http.response.start", "status": 413, "headers": headers})
+    await send({"type": "http.response.body", "body": body, "more_body": linger})
+    request_log.info(
+        "%s %s 413 %.1fms user=- game=-", scope["method"], scope["path"], (time.perf_counter() - started) * 1000
+    )
+    if linger:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(_drain(receive), LINGER_SECONDS)
+        await send({"type": "http.response.body", "body": b"", "more_body": False})

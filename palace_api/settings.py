@@ -4,6 +4,8 @@ import warnings
 from datetime import timedelta
 from pathlib import Path
 
+from csp.constants import NONCE, NONE, SELF
+
 from palace_api.env import (
     broker_transport_options,
     make_env,
@@ -57,6 +59,8 @@ MIDDLEWARE = [
     # Before anything reads a body or renders an error page (palace_api/middleware.py).
     "palace_api.middleware.ApiErrorMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # Content-Security-Policy on every response (CONTENT_SECURITY_POLICY below), error pages included.
+    "palace_api.middleware.ContentSecurityPolicyMiddleware",
     # Static files (htmx, the pages' CSS, the admin's) from the app itself, before anything else reads the request.
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -127,11 +131,32 @@ if DEBUG:
     # WhiteNoise serves from the apps' folders with DEBUG on (no collectstatic): a missing STATIC_ROOT is expected.
     warnings.filterwarnings("ignore", message="No directory at", module="whitenoise.base")
 
+# Content-Security-Policy (django-csp): the pages load nothing from elsewhere and run no inline script (Swagger
+# UI's comes from its page's own URL, palace_api/urls.py). htmx's indicator <style> is turned off
+# (web/templates/web/base.html, meta htmx-config); the few inline <style> blocks (Swagger UI's page, the admin's
+# hand review, the mail links' pages) carry the request's nonce, which the header names only on a page that used
+# it; DRF's browsable API and Redoc may use inline styles (palace_api/middleware.py LIBRARY_STYLES). Images may be
+# data: URIs (Swagger UI's icons).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF, NONCE],
+        "img-src": [SELF, "data:"],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
+
 # Throttle counters live here (README, "Throttling"): per process unless CACHE_URL names a shared cache.
 CACHES = {"default": read_cache(env)}
 
 REST_FRAMEWORK = {
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # drf-spectacular's, adding to each operation's documented errors those DRF answers around it (406, 503, the
+    # session's CSRF 403): palace_api/errors/schema.py.
+    "DEFAULT_SCHEMA_CLASS": "palace_api.errors.schema.AutoSchema",
     # Closed by default: each view that is open says so.
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     # "Authorization: Token <token>" (knox keeps only a digest) first, so a 401 names the Token scheme in

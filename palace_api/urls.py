@@ -1,6 +1,14 @@
+from csp.constants import SELF
+from csp.decorators import csp_replace
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
+
+from palace_api.middleware import LIBRARY_STYLES
+
+# Redoc adds <style> elements as it draws, some before it could be given a nonce (palace_api/middleware.py), and
+# searches in a worker it makes from a blob: URL. Its scripts come from the project alone, as everywhere.
+REDOC_POLICY = {**LIBRARY_STYLES, "worker-src": [SELF, "blob:"]}
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -10,8 +18,8 @@ urlpatterns = [
     path("api/v1/", include("notifications.api.urls")),
     path("", include("notifications.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
-    path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="docs"),
+    path("api/redoc/", csp_replace(REDOC_POLICY)(SpectacularRedocView.as_view(url_name="schema")), name="redoc"),
     # The browser pages (web/): lobby at /, tables under /games/.
     path("", include("web.urls")),
 ]

@@ -1,5 +1,6 @@
-"""What both games' tables share: seat names, legal actions as controls, the log in words. Each game's own
-table (``web/poker/table.py``, ``web/shedding/table.py``) is a ``TableKind``; ``web/registry.py`` finds it."""
+"""What both games' tables share: seat names, legal actions as controls. Each game's own table
+(``web/poker/table.py``, ``web/shedding/table.py``) is a ``TableKind``; ``web/registry.py`` finds it. The log in
+words comes from each game's own phrase table (``games.selectors.words.log_lines``)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-SEAT_FIELDS = ("seat", "target", "opponent", "loser", "defender", "attacker", "to", "dealer", "winner")
-"""Fields of an engine event that name a seat: written as the seat's player's name."""
+from games.selectors import words
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,24 +25,15 @@ class Control:
 
 
 @dataclass(frozen=True, slots=True)
-class LogLine:
-    """One thing that happened, in words, with the cards it shows (``None``: a card the viewer may not know)."""
-
-    seq: int
-    text: str
-    cards: tuple[str | None, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
 class TableKind:
     """A game's table: its ``template`` (rendered with ``table_context``'s dict as ``t``), the words of its
-    actions' buttons (``labels``, by action type, formatted with ``target``) and of its log (``phrases``, by
-    event type, formatted with the event's fields, seats as names)."""
+    actions' buttons (``labels``, by action type, formatted with ``target``) and what resigning does
+    (``resign_words``, after "You leave this match for good")."""
 
     template: str
     table_context: Callable[[dict[str, Any], dict[int, str]], dict[str, Any]]
     labels: Mapping[str, str]
-    phrases: Mapping[str, str]
+    resign_words: str = ""
     hidden_controls: frozenset[str] = field(default_factory=frozenset)
     action_types: tuple[str, ...] = ()
 
@@ -58,16 +49,8 @@ SERVER_ENTRY_KINDS = ("seat_taken", "seat_left", "seat_to_bot", "game_cancelled"
 
 
 def seat_names(seats: Iterable[Mapping[str, Any]]) -> dict[int, str]:
-    """Seat number -> its player's name, ``"bot (basic)"`` or ``"seat N"`` while empty."""
-    names = {}
-    for row in seats:
-        if row.get("player"):
-            names[row["seat"]] = row["player"]["name"]
-        elif row.get("bot"):
-            names[row["seat"]] = f"bot {row['seat']} ({row['bot']})"
-        else:
-            names[row["seat"]] = f"seat {row['seat']}"
-    return names
+    """Seat number -> who sits there, the server's one naming (``games.selectors.words.seat_name``)."""
+    return words.seat_names(seats)
 
 
 def controls(legal: Iterable[Mapping[str, Any]], kind: TableKind, names: Mapping[int, str]) -> list[Control]:
@@ -86,7 +69,7 @@ def controls(legal: Iterable[Mapping[str, Any]], kind: TableKind, names: Mapping
         for target in targets:
             value = type_ if target is None else f"{type_}@{target['seat']}"
             cost = action.get("cost", 0) if target is None else target["cost"]
-            label = template.format(target=names.get(target["seat"], "?") if target else "")
+            label = template.format(target=names.get(target["seat"], f"seat {target['seat']}") if target else "")
             out.setdefault(value, Control(value, type_, label, cost, uses_cards, amount))
     return list(out.values())
 
@@ -94,47 +77,3 @@ def controls(legal: Iterable[Mapping[str, Any]], kind: TableKind, names: Mapping
 def selectable_cards(legal: Iterable[Mapping[str, Any]]) -> set[str]:
     """Every card some legal action may name: those the viewer may click."""
     return {code for action in legal for code in action.get("cards", [])}
-
-
-class _Words(dict[str, Any]):
-    def __missing__(self, key: str) -> str:
-        return "?"
-
-
-def _event_line(seq: int, event: Mapping[str, Any], kind: TableKind, names: Mapping[int, str]) -> LogLine:
-    words = _Words({key: value for key, value in event.items() if key != "cards"})
-    for key in SEAT_FIELDS:
-        if isinstance(event.get(key), int):
-            words[key] = names.get(event[key], f"seat {event[key]}")
-    for key in ("winners", "tied"):
-        if isinstance(event.get(key), list):
-            words[key] = " and ".join(names.get(seat, f"seat {seat}") for seat in event[key])
-    phrase = kind.phrases.get(event["type"])
-    if phrase is None:
-        who = f"{words['seat']}: " if event.get("seat") is not None else ""
-        phrase = who + event["type"].replace("_", " ")
-    cards: list[str | None] = []
-    # The v1 log's card groups are flat: {"<group>": ["As", null, ...]}.
-    for group in (event.get("cards") or {}).values():
-        cards.extend(group)
-    return LogLine(seq=seq, text=phrase.format_map(words), cards=tuple(cards))
-
-
-def log_lines(entries: Iterable[Mapping[str, Any]], kind: TableKind, names: Mapping[int, str]) -> list[LogLine]:
-    """Log entries (already redacted for the viewer) in words: one line per thing that happened."""
-    lines = []
-    for entry in entries:
-        if entry["kind"] == "seat_taken":
-            lines.append(LogLine(entry["seq"], f"{names.get(entry['actor'], '?')} takes seat {entry['actor']}"))
-            continue
-        action = entry.get("action") or {}
-        for event in entry.get("events", []):
-            if event["type"] == "shuffle":
-                # Chance's order is nobody's to see: its words carry no cards, not even backs.
-                lines.append(LogLine(entry["seq"], "The cards are shuffled"))
-                continue
-            line = _event_line(entry["seq"], event, kind, names)
-            if action.get("timeout"):
-                line = LogLine(line.seq, line.text + " (time ran out)", line.cards)
-            lines.append(line)
-    return lines

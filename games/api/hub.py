@@ -170,7 +170,12 @@ class GameFeed:
     def page(self, user: Any, after: int, render: Renderer, *, limit: int) -> FeedPage | None:
         """The entries after ``after`` (at most ``limit``) as ``user`` may see them, or ``None`` when the feed has
         not read the game or does not reach back to ``after``. The viewer is worked out on each call from the
-        seats last read: one who takes a seat sees his cards from then on, as ``events/`` would show them."""
+        seats last read: one who takes a seat sees his cards from then on, as ``events/`` would show them.
+
+        Those seats are the game's at its version as last read, and every row held is at or before it
+        (``live.feed_read``); seats change only while the game waits, whose entries are the same for every viewer.
+        So the viewer is each row's as its seat stood then, and a chunk rendered for a viewer (a seat, a spectator,
+        staff: not a user) is the same whichever stream asks for it, before or after its user sits or leaves."""
         game = self.game
         if game is None:
             return None

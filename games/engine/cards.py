@@ -91,10 +91,6 @@ def card_codes(cards: Iterable[Card]) -> list[str]:
     return [card.code for card in cards]
 
 
-def full_deck() -> tuple[Card, ...]:
-    """The 52 cards in a fixed order (clubs 2..A, diamonds, hearts, spades)."""
-    return FULL_DECK
-
-
 FULL_DECK: tuple[Card, ...] = tuple(Card(rank, suit) for suit in SUITS for rank in range(2, 15))
+"""The 52 cards in a fixed order (clubs 2..A, diamonds, hearts, spades)."""
 _DECK_BY_CODE: dict[str, Card] = {card.code: card for card in FULL_DECK}

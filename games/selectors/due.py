@@ -139,11 +139,17 @@ def decisions_after(game: Game, *, first: int, rows: Sequence[Event]) -> list[Du
 def _people_at(game: Game, version: int) -> set[int]:
     """The seats a person played himself after entry ``version``: his, and not yet handed to the bot."""
     seats = [seat for seat in game.seats.all() if seat.player_id is not None]
-    handed = {seat.number for seat in seats if seat.bot}
-    if handed and version < game.version:
-        later = Event.objects.filter(game=game, kind="seat_to_bot", seq__gt=version).values_list("actor", flat=True)
-        handed -= set(later)
-    return {seat.number for seat in seats} - handed
+    return {seat.number for seat in seats if not seat.bot} | handed_after(game, version=version)
+
+
+def handed_after(game: Game, *, version: int) -> frozenset[int]:
+    """The seats of ``game`` (as ``game_get`` read it, maybe versions after ``version``) that a person took and the
+    bot was handed after entry ``version`` (``seat_to_bot``): still the person's up to ``version``. Reads the log
+    only when a person's seat is the bot's now."""
+    if version >= game.version or not any(seat.player_id is not None and seat.bot for seat in game.seats.all()):
+        return frozenset()
+    later = Event.objects.filter(game=game, kind="seat_to_bot", seq__gt=version, seq__lte=game.version)
+    return frozenset(later.values_list("actor", flat=True))
 
 
 def _deadline_at(game: Game, version: int, last_action: Event | None) -> datetime | None:

@@ -38,17 +38,12 @@ class StreamPage:
     ended: bool
 
 
-def game_version(game_id: int) -> tuple[int, bool] | None:
-    """``(version, ended)`` of the game, or ``None`` if there is none: one indexed read, no seats."""
-    row = Game.objects.filter(pk=game_id).values_list("version", "status").first()
-    return None if row is None else (row[0], row[1] not in LIVE_STATUSES)
-
-
 def stream_page(game_id: int, user: AbstractBaseUser | AnonymousUser, *, after: int, limit: int) -> StreamPage:
     """The entries with ``seq > after`` (at most ``limit``) redacted for ``user`` as ``events/`` redacts them.
 
     The viewer is worked out anew on each call: one who takes a seat sees his cards from then on, as ``events/``
-    would show them. Raises ``NotFoundError("game_not_found")``.
+    would show them. The entries stop at the game's ``version`` as read with its seats (``game_events``). Raises
+    ``NotFoundError("game_not_found")``.
     """
     game = game_get(game_id)
     page = game_events(game, user, after=after, limit=limit)
@@ -63,22 +58,27 @@ def stream_page(game_id: int, user: AbstractBaseUser | AnonymousUser, *, after: 
 @dataclass(frozen=True)
 class FeedRead:
     """What a game's shared feed (``games.api.hub.GameFeed``) reads once for all its streams: the ``game`` with
-    its seats (to tell each stream's viewer), and its log ``rows`` after a point, unredacted (the feed redacts
-    them per viewer), in ``seq`` order. ``game`` is read before the rows, as in ``stream_page``."""
+    its seats (to tell each stream's viewer), and its log ``rows`` after a point and up to ``game.version``,
+    unredacted (the feed redacts them per viewer), in ``seq`` order. The seats are those of ``game.version``
+    (``game_get``), and a seat changes only while the game waits, whose entries show no card: so they tell the
+    viewer of every row as its seat stood at that row's version."""
 
     game: Game
     rows: list[Event]
 
 
 def feed_read(game_id: int, *, after: int | None, keep: int) -> FeedRead:
-    """The game and its log entries with ``seq > after``; only about the last ``keep`` of them when ``after`` is
-    ``None`` or further behind (the rows then start after a gap, which the feed sees).
+    """The game and its log entries with ``seq > after`` up to the game's version as read with its seats; only about
+    the last ``keep`` of them when ``after`` is ``None`` or further behind (the rows then start after a gap, which
+    the feed sees). Entries committed after the game was read come with the next read.
 
     Two indexed queries whatever the number of streams following the game (three when far behind). Raises
     ``NotFoundError("game_not_found")``.
     """
     game = game_get(game_id)
-    log = Event.objects.filter(game=game).order_by("seq")
+    # Bounded by the version read with the seats: a row past it may follow a seat change those seats miss (one
+    # who took the last seat seeing the deal as a spectator, or one who left seeing his successor's cards).
+    log = Event.objects.filter(game=game, seq__lte=game.version).order_by("seq")
     start = max(0, game.version - keep) if after is None else after
     rows = list(log.filter(seq__gt=start)[: keep + 1])
     if len(rows) > keep:

@@ -9,6 +9,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from games.models import Event, Game
 from games.selectors.state import engine_of, state_at
 from games.selectors.views import event_json, game_seats, viewer_for
+from games.selectors.words import log_lines, seat_names
 from palace_api.errors import NotFoundError
 
 
@@ -20,8 +21,9 @@ def game_replay_step(
     The view at each step is the engine's view of the state then, for the caller's viewer then: so a replay
     shows nothing he did not know at that moment, even where more came out later (``public_only``: see
     ``viewer_for``). Returns ``step``, ``steps`` (the log's length), ``viewer``, ``seats``, ``state`` (the
-    engine's view, ``None`` before the match started), ``to_act`` and ``entry`` (the log entry of this step,
-    redacted for the caller). Raises ``NotFoundError("step_not_found")`` outside 1..version.
+    engine's view, ``None`` before the match started), ``to_act``, ``entry`` (the log entry of this step,
+    redacted for the caller) and ``lines`` (that entry in words, ``words.LogLine``s, by the game's own phrase
+    table). Raises ``NotFoundError("step_not_found")`` outside 1..version.
     """
     if not 1 <= step <= game.version:
         raise NotFoundError("step_not_found", f"steps are numbered 1 to {game.version}")
@@ -31,6 +33,7 @@ def game_replay_step(
     rows = list(Event.objects.filter(game=game, seq=step))  # this step's entry
     view = None if state is None else engine.view(state, viewer)
     seats = game_seats(game)
+    entry = event_json(rows[-1], viewer)
     for row in seats:
         row["stack"] = None if view is None else view["seats"][row["seat"]].get("stack")
     return {
@@ -43,5 +46,6 @@ def game_replay_step(
         "state": view,
         "to_act": [] if view is None else list(view["to_act"]),
         "legal_actions": [],
-        "entry": event_json(rows[-1], viewer),
+        "entry": entry,
+        "lines": log_lines(game.kind, [entry], seat_names(seats)),
     }

@@ -11,7 +11,7 @@ import hashlib
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Count, F, Q, QuerySet
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from games.engine.protocol import SPECTATOR, STAFF, Viewer, action_for_viewer
@@ -106,10 +106,13 @@ def game_events(
     """Log entries with ``seq > after``, at most ``limit``, redacted for the caller (``public_only``: see
     ``viewer_for``).
 
-    Returns ``{"version", "results", "next_after"}``; ``next_after`` is ``None`` at the end.
+    Returns ``{"version", "results", "next_after"}``; ``next_after`` is ``None`` at the end, which is
+    ``game.version``: entries committed since ``game`` was read (``game_get``) wait for the next read, as its seats
+    tell the viewer only up to its version (a seat taken, or left and taken by another, in between would show a
+    deal to the wrong viewer).
     """
     viewer = viewer_for(game, user, public_only=public_only)
-    rows = list(Event.objects.filter(game=game, seq__gt=after).order_by("seq")[: limit + 1])
+    rows = list(Event.objects.filter(game=game, seq__gt=after, seq__lte=game.version).order_by("seq")[: limit + 1])
     more = len(rows) > limit
     rows = rows[:limit]
     return {
@@ -210,23 +213,34 @@ def game_summary(game: Game) -> dict[str, Any]:
 
 
 def game_get(game_id: int) -> Game:
-    """The game with its seats (and their players) and creator; raises ``NotFoundError("game_not_found")``.
+    """The game with its seats (and their players) and creator, as one snapshot: the seats are those of the game's
+    ``version``. Raises ``NotFoundError("game_not_found")``.
 
-    One query while the game has a seat: the seats joined to their game, whose ``game.seats.all()`` then
-    answers from them, as after ``prefetch_related``; a second, for the game alone, before anyone sits.
+    One query while the game has a seat: the seats joined to their game (one statement, so one snapshot), whose
+    ``game.seats.all()`` then answers from them, as after ``prefetch_related``; a second, for the game alone, before
+    anyone sits, which also says whether a seat was taken after the first (then both are read again). Every seat
+    change commits with its log entry and the version it makes (``games.services``), so a reader that pairs these
+    seats with log entries up to ``version`` (``game_events``, ``live.feed_read``) tells each entry's viewer right.
     """
-    # No ORDER BY: sorting a few seats here costs less than compiling one.
-    joined = Seat.objects.filter(game_id=game_id).select_related("game__creator", "player").order_by()
-    seats = sorted(joined, key=lambda seat: seat.number)
-    if seats:
-        game = seats[0].game
-        for seat in seats:
-            seat.game = game
-    else:
-        found = Game.objects.select_related("creator").filter(pk=game_id).first()
+    while True:
+        # No ORDER BY: sorting a few seats here costs less than compiling one.
+        joined = Seat.objects.filter(game_id=game_id).select_related("game__creator", "player").order_by()
+        seats = sorted(joined, key=lambda seat: seat.number)
+        if seats:
+            game = seats[0].game
+            for seat in seats:
+                seat.game = game
+            break
+        seated = Exists(Seat.objects.filter(game_id=OuterRef("pk")))
+        found = Game.objects.select_related("creator").filter(pk=game_id).annotate(seated=seated).first()
         if found is None:
             raise NotFoundError("game_not_found", "no such game")
-        game = found
+        if not found.seated:
+            game = found
+            break
+        # Someone sat down between the two reads: this game row's version counts his seat_taken (and maybe a
+        # deal), which the empty seats above do not. Each turn of the loop takes another commit of a seat taken
+        # and all seats left again between two statements of ours: it cannot spin by itself.
     # What prefetch_related("seats") leaves: the related manager's queryset, already evaluated.
     prefetched = game.seats.all()
     prefetched._result_cache = seats

@@ -1,8 +1,9 @@
 """Making mails: render the subject and both parts once, add the unsubscribe headers, store, queue delivery.
 
-What a mail may say: the game, its kind, the seats' names, whose decision it is, the deadline. No card: a turn
-mail needs none, and a finished mail only points at the table, where the game's own view redacts what this
-person may not know.
+What a mail may say: the game, its kind, the seats' names, whose decision it is, the deadline, and how a finished
+game ended (its last lines that say who won, in the game's own words, as this person may see them: no card is in
+them). No card: a turn mail needs none, and a finished mail points at the table for the rest, where the game's
+own view redacts what this person may not know.
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.template.loader import render_to_string
 from django.utils.timesince import timeuntil
 
-from games.models import Game, Seat
+from games.engine.registry import game_kind
+from games.models import Game, GameStatus, Seat
+from games.selectors.words import game_outcome, seat_name
 from notifications.models import Mail, MailGame, MailKind
 from notifications.services.delivery import MAILS
 from notifications.services.links import table_url, unsubscribe_url
@@ -27,8 +30,8 @@ SCOPE_OF = {MailKind.CONFIRM: "all", MailKind.TURN: "turn", MailKind.DIGEST: "tu
 
 
 def kind_name(kind: str) -> str:
-    """``palace-poker`` -> ``Palace Poker``."""
-    return kind.replace("-", " ").replace("_", " ").title()
+    """``palace-poker`` -> ``Palace Poker``: the game's title (``games.engine.registry``)."""
+    return game_kind(kind).title
 
 
 def deadline_words(deadline: datetime | None, now: datetime) -> str:
@@ -42,7 +45,8 @@ def deadline_words(deadline: datetime | None, now: datetime) -> str:
 
 
 def game_row(game: Game, seat: int, user: AbstractBaseUser, now: datetime) -> dict[str, Any]:
-    """What a mail says about one game: id, kind, the recipient's seat, the others at the table, deadline."""
+    """What a mail says about one game: id, kind, the recipient's seat, the others at the table, deadline, and
+    ``outcome``: how a finished game ended, in lines of words (empty before)."""
     others = [_seat_name(row) for row in game.seats.all() if row.number != seat]
     return {
         "id": game.pk,
@@ -53,14 +57,14 @@ def game_row(game: Game, seat: int, user: AbstractBaseUser, now: datetime) -> di
         "deadline": deadline_words(game.deadline, now),
         "has_deadline": game.deadline is not None,
         "url": table_url(game.pk),
+        "outcome": game_outcome(game, seat) if game.status == GameStatus.FINISHED else [],
     }
 
 
 def _seat_name(seat: Seat) -> str:
-    if seat.player is None:
-        return f"a bot ({seat.bot})" if seat.bot else "an empty seat"
-    name = seat.player.get_username()
-    return f"{name} (the bot plays for them)" if seat.bot else name
+    player = None if seat.player is None else seat.player.get_username()
+    name = seat_name(seat.number, player=player, bot=seat.bot or None)
+    return f"{name} (the bot plays for them)" if player and seat.bot else name
 
 
 def mail_make(

@@ -58,7 +58,7 @@ def test_example_hand_deal_dealer_antes_banners_and_palaces(example_game):
     """palace-poker.txt, "Banner Cards" and "Palace Cards": every card of the deal, rejected banners included."""
     (hand,) = hand_histories(example_game)
     assert hand.number == 1 and hand.finished
-    assert str(hand.dealer) == "frank (seat 5)"
+    assert str(hand.dealer) == "frank" and hand.dealer.number == FRANK
     seats = {row.seat.number: row for row in hand.seats}
     assert [row.seat.name for row in hand.seats] == list(NAMES)
     assert {row.ante for row in hand.seats} == {2}
@@ -91,9 +91,12 @@ def test_example_hand_every_action_with_its_cost(example_game):
         (FRANK, "call", 10),
     ]
     texts = [step.text for step in hand.steps]
-    assert "bets 5 against frank (seat 5)" in texts
-    assert "raises by 5, putting in 10" in texts
-    assert "discards Ts 7h 9h" in texts
+    # Each step in Palace Poker's own words (games.engine.poker.phrases): who, what, how much.
+    assert "brad bets 5 chips against frank" in texts
+    assert "frank raises by 5 chips, putting in 10 chips" in texts
+    assert "dave discards 10\u2660 7\u2665 9\u2665" in texts
+    assert "frank shows brad the palace cards Q\u2666 Q\u2663 8\u2660: three queens" in texts
+    assert "dave wins the pot of 142 chips as the last player in the hand" in texts
     assert [step.seq for step in hand.steps] == sorted(step.seq for step in hand.steps)
 
 
@@ -165,6 +168,7 @@ def test_stays_end_in_a_showdown_with_both_hands(showdown_game):
         row = next(row for row in first.seats if row.seat == shown.seat)
         assert shown.palace == row.palace and shown.hand and len(shown.cards) <= 5
     assert first.pot == 4 and first.award_reason == "showdown"
+    assert first.result.endswith("with the best hand at the showdown"), first.result
     assert second.pot is None and second.shuffles[0].purpose == "banner_deal"
 
 

@@ -1,4 +1,5 @@
-"""The hand history of a shedding game (kind ``"palace"``): its read model and its admin pages."""
+"""The hand history of a shedding game (kind ``"palace"``, ``games.engine.shedding.history``): its read model and
+its admin pages."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from games.models import Game
-from games.selectors.shed_history import shed_history
+from games.selectors.hand_history import hand_histories, hand_history
 from games.selectors.state import engine_of, game_state
 from games.services import action_submit, game_create, seat_take
 
@@ -62,7 +63,7 @@ def finished_game(make_player) -> tuple[Game, list[tuple[int, tuple[str, ...]]],
 
 def test_read_model_of_a_finished_shedding_game(finished_game):
     game, plays, decisions = finished_game
-    history = shed_history(game)
+    history = hand_history(game, 1)
     state = game_state(game)
 
     assert history.finished
@@ -92,7 +93,8 @@ def test_read_model_of_a_finished_shedding_game(finished_game):
     last_steps = [step.type for step in history.turns[-1].steps]
     assert last_steps[-1] == "match_ended"
     assert "player_out" in last_steps
-    assert history.result.startswith(f"1. {history.order[0]}")
+    assert history.result.startswith("The game ends") and f": 1. {history.order[0]}" in history.result
+    assert "_" not in history.result and history.result == history.end.text
 
 
 def test_admin_pages_show_the_shedding_history_to_staff(client, finished_game):
@@ -109,7 +111,7 @@ def test_admin_pages_show_the_shedding_history_to_staff(client, finished_game):
     html = page.content.decode()
     assert plays[0][1][0] in html
     assert "Finishing order" in html
-    assert page.templates[0].name == "admin/games/shed_detail.html"
+    assert page.templates[0].name == "admin/games/shedding/hand_detail.html"
 
     assert client.get(f"/admin/games/game/{game.pk}/hands/2/").status_code == 404
     assert client.get(f"/admin/games/game/{game.pk}/change/").status_code == 200
@@ -128,8 +130,7 @@ def test_history_before_the_deal_is_empty(make_player, client):
     ann, _ = make_player("ann")
     game = game_create(creator=ann, kind="palace", seats=2, options={})
     seat_take(game_id=game.pk, player=ann)
-    history = shed_history(game)
-    assert not history.dealt and not history.turns and history.result == "not dealt yet"
+    assert hand_histories(game) == [] and hand_history(game, 1) is None
     staff = get_user_model().objects.create_user(username="auditor", is_staff=True)
     client.force_login(staff)
     assert client.get(f"/admin/games/game/{game.pk}/hands/").status_code == 200

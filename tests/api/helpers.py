@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 
@@ -75,3 +77,20 @@ def assert_documented_error(schema: dict[str, Any], response: Any, status: int, 
         assert code in (documented_codes(schema, component) or ()), (documented, path, status, code, component)
         assert set(component.get("required", ())) <= set(body) <= set(component["properties"]), (body, component)
     return body
+
+
+@contextmanager
+def database_unreachable() -> Iterator[None]:
+    """Every query fails as it does when the database server is down (psycopg's ``OperationalError``, which
+    Django re-raises as its own): for the 503 ``service_unavailable`` path, without stopping a server. The
+    test's transaction is left for rollback; make no query of your own inside."""
+    from unittest import mock
+
+    from django.db import OperationalError
+    from django.db.backends.utils import CursorWrapper
+
+    def down(*args: Any, **kwargs: Any) -> None:
+        raise OperationalError("connection to server failed: Connection refused")
+
+    with mock.patch.object(CursorWrapper, "execute", down), mock.patch.object(CursorWrapper, "executemany", down):
+        yield

@@ -1,6 +1,7 @@
 """The errors each operation documents (issue 10): in the served schema every error's ``code`` is an enum and
 each status has its shape; over HTTP, refusals of every kind answer a status and code their operation lists,
-in that status's shape (``tests.api.helpers.assert_documented_error``)."""
+in that status's shape (``tests.api.helpers.assert_documented_error``). The refusals DRF makes around every
+operation (issue 22: 406, 503, the session's CSRF 403) are documented exactly where they occur."""
 
 from __future__ import annotations
 
@@ -8,15 +9,25 @@ import json
 
 import pytest
 from django.core.management import call_command
+from rest_framework.test import APIClient
 
-from tests.api.helpers import assert_documented_error, documented_codes, documented_errors, operations_of
+from tests.api.helpers import (
+    assert_documented_error,
+    database_unreachable,
+    documented_codes,
+    documented_errors,
+    operations_of,
+)
 
 BODY_METHODS = ("post", "put", "patch")
+UNSAFE_METHODS = (*BODY_METHODS, "delete")
 GENERIC = {
     401: ["not_authenticated", "authentication_failed"],
     405: ["method_not_allowed"],
+    406: ["not_acceptable"],
     413: ["payload_too_large"],
     415: ["unsupported_media_type"],
+    503: ["service_unavailable"],
 }
 
 
@@ -36,6 +47,13 @@ def every_operation(schema: dict) -> list[tuple[str, str, dict]]:
         for method, operation in operations.items()
         if isinstance(operation, dict) and operation.get("operationId") is not None
     ]
+
+
+def streamed(operation: dict) -> bool:
+    """An event stream (``games.api.streams``): its errors are JSON whatever the client accepts, and it reads the
+    database in the streams' own threads, which these tests' transactions do not reach: its refusals are
+    checked under a live server (tests/streams/), and here in the schema."""
+    return "text/event-stream" in operation["responses"].get("200", {}).get("content", {})
 
 
 def concrete(path: str) -> str:
@@ -58,9 +76,9 @@ def test_every_error_of_every_operation_names_its_codes_in_an_enum(schema):
 
 
 def test_every_error_has_the_shape_of_its_status(schema):
-    """``errors`` on a 400 that lists ``invalid`` (and only there), ``retry_after`` on 429, ``limit`` on 413; the
-    generic statuses carry their generic codes alone; every operation lists 405 and 429, and 401 unless it is
-    open."""
+    """``errors`` on a 400 that lists ``invalid`` (and only there), ``retry_after`` on 429 and 503, ``limit`` on
+    413; the generic statuses carry their generic codes alone; every operation lists 405, 429 and 503, and 401
+    unless it is open."""
     for path, method, operation in every_operation(schema):
         errors = documented_errors(schema, method, path)
         name = operation["operationId"]
@@ -68,14 +86,14 @@ def test_every_error_has_the_shape_of_its_status(schema):
             codes = documented_codes(schema, component)
             fields, required = set(component["properties"]), set(component["required"])
             assert {"code", "detail"} <= required, (name, status)
-            extra = {413: {"limit"}, 429: {"retry_after"}}.get(status, set())
+            extra = {413: {"limit"}, 429: {"retry_after"}, 503: {"retry_after"}}.get(status, set())
             assert required >= extra, (name, status, required)
             if status == 400 and "invalid" in codes:
                 extra = {"errors"}  # absent from a 400 of another code
             assert fields == {"code", "detail", *extra}, (name, status, fields)
             if status in GENERIC:
                 assert codes == GENERIC[status], (name, status, codes)
-        assert {405, 429} <= set(errors), name
+        assert {405, 429, 503} <= set(errors), name
         assert (401 in errors) == bool(operation.get("security")), name
 
 
@@ -145,6 +163,72 @@ def test_throttled_is_a_documented_429_with_retry_after(schema, auth_client, mak
     assert client.get("/api/v1/me/webhooks/").status_code == 200
     body = assert_documented_error(schema, client.get("/api/v1/me/webhooks/"), 429, "throttled")
     assert body["retry_after"] >= 1
+
+
+def test_an_accept_that_cannot_be_met_is_a_documented_406_exactly_where_it_occurs(schema, auth_client, make_player):
+    """DRF's content negotiation refuses an ``Accept`` it cannot meet before anything else: 406
+    ``not_acceptable`` on every operation but the event streams, which answer JSON errors whatever is asked (and
+    so do not document it)."""
+    client = auth_client(make_player("alice")[1])
+    refused = []
+    for path, method, operation in every_operation(schema):
+        if streamed(operation):
+            assert 406 not in documented_errors(schema, method, path), operation["operationId"]
+            continue
+        response = getattr(client, method)(concrete(path), HTTP_ACCEPT="application/xml")
+        if response.status_code == 406:
+            assert_documented_error(schema, response, 406, "not_acceptable")
+            refused.append(operation["operationId"])
+        else:
+            assert 406 not in documented_errors(schema, method, path), (operation["operationId"], response.content)
+    assert len(refused) == len([op for _, _, op in every_operation(schema) if not streamed(op)]), refused
+
+
+def test_a_database_that_cannot_be_reached_is_a_documented_503_on_every_operation(
+    schema, auth_client, make_player, make_staff
+):
+    """Every operation reads the database (to authenticate its caller, at least): with the database unreachable
+    each answers the documented 503 ``service_unavailable`` with ``retry_after``, open ones given a body they
+    would act on."""
+    client = auth_client(make_player("alice")[1])
+    make_staff("root")
+    bodies = {"players_register": {"name": "dana"}, "auth_token_create": {"username": "root", "password": "x"}}
+    answers = []
+    with database_unreachable():
+        for path, method, operation in every_operation(schema):
+            if streamed(operation):
+                continue
+            body = bodies.get(operation["operationId"])
+            response = getattr(client, method)(concrete(path), body, format="json" if body else None)
+            answers.append((operation["operationId"], response))
+    for name, response in answers:
+        assert response.status_code == 503, (name, response.content)
+        assert assert_documented_error(schema, response, 503, "service_unavailable")["retry_after"] >= 1
+        assert response["Retry-After"] == str(response.json()["retry_after"]), name
+
+
+@pytest.mark.django_db
+def test_a_session_without_its_csrf_token_is_a_documented_403_exactly_where_it_occurs(schema, make_player):
+    """A request that a session cookie authenticates (the browsable API, the docs' "Try it out" after the
+    admin's login) must carry the session's CSRF token on POST, PUT, PATCH and DELETE: without it, 403
+    ``permission_denied`` on every such operation that accepts sessions (its security lists ``cookieAuth``), and
+    on no other."""
+    user, _ = make_player("alice")
+    client = APIClient(enforce_csrf_checks=True)
+    client.force_login(user)
+    refused = []
+    for path, method, operation in every_operation(schema):
+        if method not in UNSAFE_METHODS:
+            continue
+        response = getattr(client, method)(concrete(path), {}, format="json")
+        sessions = {"cookieAuth": []} in operation.get("security", [])
+        if sessions:
+            body = assert_documented_error(schema, response, 403, "permission_denied")
+            assert body["detail"].startswith("CSRF Failed"), body
+            refused.append(operation["operationId"])
+        else:
+            assert response.status_code != 403, (operation["operationId"], response.content)
+    assert len(refused) >= 10, refused
 
 
 # --- over HTTP: each operation's own refusals ---

@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 
 from palace_api.celery import log_task_failure
 from palace_api.parsers import MAX_JSON_DEPTH, json_depth
-from tests.api.helpers import assert_error
+from tests.api.helpers import assert_error, database_unreachable
 
 REGISTER = "/api/v1/players/"
 GAMES = "/api/v1/games/"
@@ -38,6 +38,36 @@ def test_outside_the_api_django_keeps_its_debug_page(client, settings) -> None:
     settings.DEBUG = True
     response = client.get("/no-such-page/")
     assert response.status_code == 404 and response["Content-Type"].startswith("text/html")
+
+
+def test_an_accept_the_api_cannot_meet_is_json_406_in_both_modes(make_player, auth_client, debug: bool) -> None:
+    client = auth_client(make_player()[1])
+    for method, path in (("get", GAMES), ("post", GAMES), ("delete", "/api/v1/me/email/")):
+        response = getattr(client, method)(path, HTTP_ACCEPT="application/xml")
+        assert assert_error(response, 406, "not_acceptable")["detail"]
+
+
+def test_a_session_post_without_its_csrf_token_is_json_403_in_both_modes(make_player, debug: bool) -> None:
+    """The session's CSRF check (DRF's SessionAuthentication) refuses in the API's shape, code
+    ``permission_denied``, with the reason in ``detail``; with the token, the same request is served."""
+    user, _ = make_player()
+    client = APIClient(enforce_csrf_checks=True)
+    client.force_login(user)
+    body = {"kind": "palace", "seats": 2, "options": {}}
+    response = client.post(GAMES, body, format="json")
+    assert assert_error(response, 403, "permission_denied")["detail"].startswith("CSRF Failed")
+    client.get("/login/")  # a page sets the CSRF cookie, as in a browser
+    token = client.cookies["csrftoken"].value
+    assert client.post(GAMES, body, format="json", HTTP_X_CSRFTOKEN=token).status_code == 201
+
+
+def test_a_database_that_cannot_be_reached_is_json_503_in_both_modes(make_player, auth_client, debug: bool) -> None:
+    client = auth_client(make_player()[1])
+    with database_unreachable():
+        responses = [client.get(GAMES), client.post(REGISTER, {"name": "dana"}, format="json")]
+    for response in responses:
+        assert assert_error(response, 503, "service_unavailable")["retry_after"] == 5
+        assert response["Retry-After"] == "5"
 
 
 @pytest.mark.urls("tests.api.error_urls")

@@ -289,6 +289,10 @@ def test_a_finished_game_is_mailed_once_to_those_who_want_it(make_player, confir
     assert message.to == ["alice@example.com"]
     assert message.subject == f"Game #{game.pk} (Palace Poker) has finished"
     assert message.message()["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    # How it ended, in Palace Poker's own words (games.engine.poker.phrases): bob resigned, alice won.
+    assert "The match ends after one hand: alice wins with" in message.body, message.body
+    ((html, _),) = message.alternatives
+    assert "The match ends after one hand: alice wins with" in html
 
 
 def test_an_smtp_failure_is_retried_later_and_never_touches_the_game(make_player, confirmed, heads_up, settings):

@@ -199,3 +199,38 @@ def test_a_resignation_and_a_seat_handed_to_the_bot_are_announced_to_every_playe
     for user in users[:2]:
         late = [b for b in messages_of(user) if b["type"] == "turn.due" and b["data"]["version"] > min(after)]
         assert late == [], "a seat the bot plays gets no turn.due"
+
+
+def test_a_stretch_announced_after_a_seat_was_handed_to_the_bot_is_told_as_it_stood(make_player, monkeypatch):
+    """Issue 27, a view paired with rows read later: the start's announcement runs late, after both players'
+    setup timed out and the bot took their seats. The seats it reads say "bot", yet up to the start each seat was
+    its player's: each is told game.started (seats without a bot) and turn.due, as an announcement on time would
+    have told him; the stretch after the hand-over tells seat.to_bot and no turn.due."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.services.turns import timeout_apply
+
+    monkeypatch.setattr("socket.getaddrinfo", lambda host, port, **kw: [(2, 1, 6, "", (host, port))])
+    users = [make_player(f"p{seat}")[0] for seat in range(2)]
+    for user in users:
+        endpoint_create(user=user, url="http://93.184.216.34/hook", events=list(EVENT_TYPES))
+    options = {"turn_timeout": 60, "max_timeouts": 1, "on_absent": "bot"}
+    game = game_create(creator=users[0], kind="palace", seats=2, options=options)
+    for seat, user in enumerate(users):
+        seat_take(game_id=game.pk, player=user, seat=seat)
+    started = Game.objects.get(pk=game.pk).version
+    Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    assert timeout_apply(game_id=game.pk)  # both choosers time out: the bot takes both seats
+
+    game_changes_announce(game_id=game.pk, version=started)
+    for seat, user in enumerate(users):
+        bodies = messages_of(user)
+        assert [body["type"] for body in bodies] == ["game.started", "turn.due"], bodies
+        assert [row["bot"] for row in bodies[0]["data"]["seats"]] == [None, None]
+        assert bodies[1]["data"]["seat"] == seat and bodies[1]["data"]["version"] == started
+    game_changes_announce(game_id=game.pk, version=Game.objects.get(pk=game.pk).version)
+    for user in users:
+        later = [body["type"] for body in messages_of(user)[2:]]
+        assert sorted(set(later)) == ["seat.to_bot"], later

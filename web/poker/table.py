@@ -1,5 +1,5 @@
 """Palace Poker's table: each seat's banner, palace and soldiers as the viewer may see them, the pot and the
-battle, and the words of its buttons and its log."""
+battle, and the words of its buttons."""
 
 from __future__ import annotations
 
@@ -17,38 +17,6 @@ LABELS = {
     "fold": "Fold",
     "call": "Call",
     "raise": "Raise",
-}
-
-PHRASES = {
-    "dealer_card": "{seat} draws for the deal",
-    "dealer_chosen": "{seat} deals",
-    "hand_started": "Hand {hand} begins; {dealer} deals",
-    "ante": "{seat} antes {amount}",
-    "banner_dealt": "{seat}'s banner card",
-    "banner_rejected": "{seat}'s banner card is set aside",
-    "palace_dealt": "{seat} gets three palace cards",
-    "buy": "{seat} buys a soldier for {cost}",
-    "buy_discard": "{seat} buys the discard pile's top card for {cost}",
-    "soldier_drawn": "{seat} draws a soldier",
-    "discard": "{seat} discards",
-    "stay": "{seat} stays",
-    "fold": "{seat} folds",
-    "bet": "{seat} bets {amount} against {target}",
-    "call": "{seat} calls for {cost}",
-    "raise": "{seat} raises by {amount}, paying {cost}",
-    "battle_fold": "{seat} folds the battle to {opponent}",
-    "battle_won": "{seat} wins the battle against {loser}",
-    "battle_tied": "{seat} and {defender} tie the battle",
-    "palace_shown": "{seat} shows the palace cards: {hand}",
-    "captured": "{seat} captures {loser}'s cards",
-    "pot_awarded": "The pot of {pot} is awarded",
-    "chips_returned": "{amount} chips go back to {seat}",
-    "hand_ended": "Hand {hand} ends",
-    "player_left": "{seat} leaves the match",
-    "points_scored": "{seat} scores {points}",
-    "match_ended": "The match ends; {winners} won",
-    "stock_rebuilt": "The stock is rebuilt from the discards",
-    "stock_exhausted": "The stock runs out",
 }
 
 
@@ -94,6 +62,6 @@ TABLE = TableKind(
     template="web/poker/table.html",
     table_context=table_context,
     labels=LABELS,
-    phrases=PHRASES,
+    resign_words=": you fold this hand and take no further part",
     action_types=ACTION_TYPES,
 )

@@ -1,5 +1,5 @@
 """Palace's table (the shedding game): the viewer's hand, face-up and face-down cards, the other seats as he
-may see them, the pile, and the words of its buttons and its log."""
+may see them, the pile, and the words of its buttons."""
 
 from __future__ import annotations
 
@@ -12,23 +12,6 @@ LABELS = {
     "choose_face_up": "Put the selected cards face up",
     "play": "Play the selected cards",
     "pick_up": "Pick up the pile",
-}
-
-PHRASES = {
-    "dealer_card": "{seat} draws for the deal",
-    "dealer_chosen": "{seat} deals",
-    "deal_started": "{seat} deals the cards",
-    "stock_placed": "The stock holds {size} cards",
-    "face_up_chosen": "{seat} chooses the face-up cards",
-    "face_up_set": "{seat}'s face-up cards",
-    "first_player": "{seat} plays first",
-    "play": "{seat} plays",
-    "burn": "{seat} burns the pile",
-    "pick_up": "{seat} picks up the pile",
-    "draw": "{seat} draws {count}",
-    "face_up_taken": "{seat} takes the face-up cards into the hand",
-    "player_out": "{seat} is out, place {place}",
-    "match_ended": "The game ends",
 }
 
 
@@ -67,7 +50,7 @@ TABLE = TableKind(
     template="web/shedding/table.html",
     table_context=table_context,
     labels=LABELS,
-    phrases=PHRASES,
+    resign_words=" and are ranked last",
     # Drawn as the face-down cards themselves: the player clicks the one to turn over.
     hidden_controls=frozenset({"play_face_down"}),
     action_types=ACTION_TYPES,

@@ -17,12 +17,13 @@ from games.engine.errors import EngineError
 from games.selectors import views as games
 from games.selectors.options import bot_names
 from games.selectors.replay import game_replay_step
+from games.selectors.words import log_lines
 from games.services import action_submit_idempotent
 from games.services.lifecycle import game_resign
 from palace_api.errors import ApplicationError, NotFoundError
 from players.auth import stream_token_create
 from web.registry import table_kind
-from web.tables import log_lines, seat_names
+from web.tables import seat_names
 from web.views.lobby import KIND_NAMES
 
 LOG_LINES = 40
@@ -66,7 +67,8 @@ def _table(request: HttpRequest, game: Any, *, error: str | None = None) -> dict
         "playing": playing,
         "creator": request.user.pk == game.creator_id,
         "bots": bot_names(game.kind),
-        "log": list(reversed(log_lines(events["results"], kind, names)))[:LOG_LINES],
+        "log": list(reversed(log_lines(game.kind, events["results"], names)))[:LOG_LINES],
+        "resign_words": kind.resign_words,
         "error": error,
         "idempotency_key": uuid.uuid4().hex,
         "poll_ms": int(settings.WEB_POLL_SECONDS * 1000),
@@ -159,7 +161,6 @@ def table_resign(request: HttpRequest, game_id: int) -> HttpResponse:
 def table_log(request: HttpRequest, game_id: int) -> HttpResponse:
     """The whole log in words, as the player may see it."""
     game = _game(game_id)
-    kind = table_kind(game.kind)
     detail = games.game_detail(game, request.user, public_only=True)
     names = seat_names(detail["seats"])
     entries: list[dict[str, Any]] = []
@@ -171,7 +172,11 @@ def table_log(request: HttpRequest, game_id: int) -> HttpResponse:
     return render(
         request,
         "web/log.html",
-        {"game": detail, "kind_name": KIND_NAMES.get(game.kind, game.kind), "log": log_lines(entries, kind, names)},
+        {
+            "game": detail,
+            "kind_name": KIND_NAMES.get(game.kind, game.kind),
+            "log": log_lines(game.kind, entries, names),
+        },
     )
 
 
@@ -193,7 +198,7 @@ def table_replay(request: HttpRequest, game_id: int, step: int) -> HttpResponse:
             "kind_name": KIND_NAMES.get(game.kind, game.kind),
             "template": kind.template,
             "t": None if replay["state"] is None else kind.table_context(replay, names),
-            "lines": log_lines([replay["entry"]], kind, names),
+            "lines": replay["lines"],
             "previous": step - 1 if step > 1 else None,
             "next": step + 1 if step < replay["steps"] else None,
             "replaying": True,

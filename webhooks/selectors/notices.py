@@ -25,7 +25,7 @@ from games.messages import (
     TURN_DUE,
 )
 from games.models import Event, Game
-from games.selectors.due import Due, decisions_after
+from games.selectors.due import Due, decisions_after, handed_after
 from games.selectors.views import event_json, game_seats
 
 
@@ -46,7 +46,8 @@ class LogStretch:
     """The log of ``game`` after version ``first`` up to ``rows[-1].seq``, with what the derivers share.
 
     ``players``: seat -> player id, for every seat a person took; ``humans``: those of them the person still
-    plays (not handed to a bot). ``started``: the match began inside the stretch. ``turns``: the persons'
+    played at the stretch's end (not yet handed to a bot); ``handed_later``: seats handed to a bot after it, which
+    the seats as read say are the bot's. ``started``: the match began inside the stretch. ``turns``: the persons'
     decisions due after it that became due inside it (``games.selectors.due.decisions_after``).
     """
 
@@ -55,6 +56,7 @@ class LogStretch:
     rows: list[Event]
     players: dict[int, int]
     humans: dict[int, int]
+    handed_later: frozenset[int]
     started: bool
     turns: list[Due]
     _views: dict[tuple[int, int], dict[str, Any]] = field(default_factory=dict)
@@ -91,7 +93,7 @@ def game_started(stretch: LogStretch) -> list[Notice]:
     if not stretch.started:
         return []
     first_action = next(row for row in stretch.rows if "action" in row.payload)
-    seats = game_seats(stretch.game)
+    seats = [{**row, "bot": None} if row["seat"] in stretch.handed_later else row for row in game_seats(stretch.game)]
     return [
         Notice(
             GAME_STARTED,
@@ -189,13 +191,19 @@ def log_stretch(game: Game, *, first: int, last: int) -> LogStretch | None:
         return None
     started_before = bool(first) and Event.objects.filter(game=game, seq__lte=first, payload__has_key="action").exists()
     players = {seat.number: seat.player_id for seat in game.seats.all() if seat.player_id is not None}
-    humans = {seat.number: seat.player_id for seat in game.seats.all() if seat.player_id is not None and not seat.bot}
+    handed_later = handed_after(game, version=rows[-1].seq)
+    humans = {
+        seat.number: seat.player_id
+        for seat in game.seats.all()
+        if seat.player_id is not None and (not seat.bot or seat.number in handed_later)
+    }
     return LogStretch(
         game=game,
         first=first,
         rows=rows,
         players=players,
         humans=humans,
+        handed_later=handed_later,
         started=any("action" in row.payload for row in rows) and not started_before,
         turns=decisions_after(game, first=first, rows=rows),
     )

@@ -2,7 +2,7 @@
 
 ``BOTS`` holds the Palace Poker bots by name; ``get_bot(kind, name)`` finds a bot for a game kind::
 
-    bot = get_bot("palace-poker", "basic")
+    bot = get_bot("palace-poker", "basic")  # or "search", "random"; kind "palace" has the same three
     body = bot.choose(PALACE_POKER.view(state, seat), secrets.SystemRandom())
     # body: {"type": "bet", "target": 1}, as a client would POST it
 """
@@ -11,16 +11,23 @@ from __future__ import annotations
 
 from games.engine.bots.base import ActionJSON, Bot, RandomSource
 from games.engine.bots.poker_basic import PokerBasicBot
+from games.engine.bots.poker_search import PokerSearchRules
 from games.engine.bots.random_bot import RandomBot
+from games.engine.bots.search import SearchBot
 from games.engine.bots.shedding_basic import ShedBasicBot
+from games.engine.bots.shedding_search import ShedSearchRules
 from games.engine.errors import EngineError
 
 __all__ = ["BOTS", "ActionJSON", "Bot", "RandomSource", "bot_names", "get_bot"]
 
-BOTS: dict[str, Bot] = {bot.name: bot for bot in (PokerBasicBot(), RandomBot())}
-"""The Palace Poker (kind ``"palace-poker"``) bots by name: ``"basic"``, ``"random"``."""
+BOTS: dict[str, Bot] = {bot.name: bot for bot in (PokerBasicBot(), RandomBot(), SearchBot(PokerSearchRules()))}
+"""The Palace Poker (kind ``"palace-poker"``) bots by name: ``"basic"``, ``"random"``, ``"search"`` (a
+determinized Monte Carlo search of 250 ms a decision: ``games.engine.bots.search``)."""
 
-_BY_KIND: dict[str, dict[str, Bot]] = {"palace-poker": BOTS, "palace": {"basic": ShedBasicBot(), "random": RandomBot()}}
+_BY_KIND: dict[str, dict[str, Bot]] = {
+    "palace-poker": BOTS,
+    "palace": {bot.name: bot for bot in (ShedBasicBot(), RandomBot(), SearchBot(ShedSearchRules()))},
+}
 
 
 def get_bot(kind: str, name: str) -> Bot:

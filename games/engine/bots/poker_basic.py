@@ -74,6 +74,13 @@ BUY_MAX_RATE = 0.6
 BUY_MIN_RATE = 0.3
 BUY_MAX_SOLDIERS = 3
 """Buy only with at most this many soldiers already (each raises the cost of battles)."""
+POINTS_ATTACK_RATE = 0.5
+"""Under ``points`` an attack costs nothing and nobody answers it: attack when the battle is won at least
+this often (``ATTACK_RATE_PER_PLAYER`` more per extra player), where chips would ask ``ATTACK_RATE``."""
+POINTS_BUY_RATE = 0.4
+"""Under ``points`` a soldier is free (it costs a point only if still held when the hand is scored): buy
+while the showdown rate is below this, with fewer than ``POINTS_BUY_SOLDIERS`` soldiers."""
+POINTS_BUY_SOLDIERS = 3
 
 
 class PokerBasicBot:
@@ -127,7 +134,8 @@ def _attack(table: Table, bet: dict[str, Any] | None, rng: RandomSource) -> Acti
     }
     best = max(rates.values())
     target = rng.choice(sorted(seat for seat, rate in rates.items() if rate == best))
-    needed = ATTACK_RATE + ATTACK_RATE_PER_PLAYER * (_players_in(table) - 2)
+    base = POINTS_ATTACK_RATE if table.points else ATTACK_RATE
+    needed = base + ATTACK_RATE_PER_PLAYER * (_players_in(table) - 2)
     if bet["cost"] * 3 > table.me.stack:
         needed = max(needed, ATTACK_RATE_COSTLY)
     if best < needed:
@@ -152,7 +160,10 @@ def _no_limit_size(table: Table, rate: float, minimum: int, maximum: int) -> int
 
 def _wants_to_buy(table: Table) -> bool:
     """A soldier is worth a small bet when the stack is deep, the soldiers few, and the hand
-    neither strong already nor hopeless (unless drawing)."""
+    neither strong already nor hopeless (unless drawing). Under ``points`` it is free: buy while the
+    showdown would likely be lost and the soldiers are few."""
+    if table.points:
+        return len(table.me.soldiers) < POINTS_BUY_SOLDIERS and showdown_rate(table) < POINTS_BUY_RATE
     if table.me.stack < BUY_STACK_BETS * table.small_bet or len(table.me.soldiers) > BUY_MAX_SOLDIERS:
         return False
     rate = showdown_rate(table)

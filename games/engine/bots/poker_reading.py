@@ -56,7 +56,8 @@ class Table:
     """The viewer's reading of the view: ``me`` (``known`` = all its cards), the ``opponents``
     still in the hand, the ``unseen`` cards (not face up, not known: the stock, the face-down
     discards and the others' palace cards), the ``pot`` and the stakes; ``wild``: whether the
-    ``kings_in_the_house`` variation makes own-suit royals among palace cards semi-wild."""
+    ``kings_in_the_house`` variation makes own-suit royals among palace cards semi-wild; ``points``:
+    whether the match is played without money (palace-poker.txt, "Palace Poker without money")."""
 
     me: Player
     palace: tuple[Card, ...]
@@ -67,6 +68,7 @@ class Table:
     big_bet: int
     betting: str
     wild: bool = False
+    points: bool = False
 
     def opponent(self, seat: int) -> Player:
         """The opponent at ``seat``; raises ``KeyError`` if he is not in the hand."""
@@ -116,6 +118,7 @@ def read_table(view: Mapping[str, Any], seat: int) -> Table:
         big_bet=options["big_bet"],
         betting=options["betting"],
         wild=bool(options.get("kings_in_the_house")),
+        points=bool(options.get("points")),
     )
 
 

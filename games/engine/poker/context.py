@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from games.engine.cards import Card
@@ -76,19 +76,31 @@ class Ctx(EventRecorder):
     def hand_of(self, seat: int, *, exclude_suit: str | None = None) -> HandValue:
         """The best hand of ``seat`` (wild royals under the ``kings_in_the_house`` variation)."""
         t = self.t
-        own_suit = t.banners[seat].suit
-        if t.options.kings_in_the_house:
-            return best_wild_hand(
-                self.all_cards_of(seat),
-                wild=wild_cards(t.palace[seat], own_suit),
-                exclude_suit=exclude_suit,
-                own_suit=own_suit,
-            )
-        return best_hand(self.all_cards_of(seat), exclude_suit=exclude_suit, own_suit=own_suit)
+        return seat_hand(
+            t.palace[seat],
+            t.banners[seat],
+            t.soldiers[seat],
+            exclude_suit=exclude_suit,
+            wild_royals=t.options.kings_in_the_house,
+        )
 
     def free(self) -> bool:
         """Whether chips are out of play (the ``points`` variation): every cost is then zero."""
         return bool(self.t.options.points)
+
+
+def seat_hand(
+    palace: Sequence[Card], banner: Card, soldiers: Sequence[Card], *, exclude_suit: str | None, wild_royals: bool
+) -> HandValue:
+    """The best hand of a seat holding ``palace``, ``banner`` and ``soldiers``: in a battle without the
+    opponent's banner suit (``exclude_suit``, palace-poker.txt "Banner Suits"), the own banner suit counted for
+    ties; ``wild_royals``: the "Kings in the House" variation (``games.engine.wild``). The engine decides battles
+    and showdowns with it, and the hand histories name the hands nobody showed with it."""
+    cards = [*palace, banner, *soldiers]
+    if wild_royals:
+        wild = wild_cards(palace, banner.suit)
+        return best_wild_hand(cards, wild=wild, exclude_suit=exclude_suit, own_suit=banner.suit)
+    return best_hand(cards, exclude_suit=exclude_suit, own_suit=banner.suit)
 
 
 def public(cards: Iterable[Card]) -> CardGroup:

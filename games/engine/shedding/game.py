@@ -106,19 +106,6 @@ class PalaceShedding:
         ``face_down_not_yet``, ``invalid_target``); a ``resign``: ``invalid_seat``, ``not_in_match``.
         """
         ctx = Ctx(state)
-
-        def decide(seat: int, action: Action) -> None:
-            if state.phase == SETUP and action.type == "choose_face_up":
-                deal.choose_face_up(ctx, seat, action.cards)
-                return
-            handler = _PLAY_HANDLERS.get(action.type) if state.phase == PLAY else None
-            if handler is None:
-                raise IllegalAction("action_not_allowed", f"{action.type!r} is not allowed now (phase {state.phase!r})")
-            handler(ctx, seat, action)
-            if ctx.t.phase == PLAY:
-                take_up_face_up(ctx)
-                check_stalemate(ctx)
-
         return apply_frame(
             self,
             state,
@@ -126,9 +113,13 @@ class PalaceShedding:
             ctx,
             chance=_CHANCE,
             fields=_FIELDS,
-            decide=decide,
+            decide=lambda seat, action: _decide(ctx, state.phase, seat, action),
             resign=lambda seat: resign(ctx, seat),
         )
+
+    def simulation(self, state: ShedState) -> Simulation:
+        """A mutable copy of ``state`` that plays decisions in place, for a bot's rollouts (see ``Simulation``)."""
+        return Simulation(state)
 
     def view(self, state: ShedState, viewer: Viewer) -> dict[str, Any]:
         """See ``games.engine.shedding.view.view``."""
@@ -145,6 +136,44 @@ class PalaceShedding:
     def state_from_json(self, data: dict[str, Any]) -> ShedState:
         """Inverse of ``state_to_json``."""
         return state_from_json(data)
+
+
+def _decide(ctx: Ctx, phase: str, seat: int, action: Action) -> None:
+    """A seat's decision on the draft ``ctx.t`` (``phase``: the phase it was taken in)."""
+    if phase == SETUP and action.type == "choose_face_up":
+        deal.choose_face_up(ctx, seat, action.cards)
+        return
+    handler = _PLAY_HANDLERS.get(action.type) if phase == PLAY else None
+    if handler is None:
+        raise IllegalAction("action_not_allowed", f"{action.type!r} is not allowed now (phase {phase!r})")
+    handler(ctx, seat, action)
+    if ctx.t.phase == PLAY:
+        take_up_face_up(ctx)
+        check_stalemate(ctx)
+
+
+class Simulation:
+    """A match in the play phase copied once into a mutable draft, for search rollouts.
+
+    ``play(action)`` applies a decision in place with the same rules as ``PalaceShedding.apply`` (which
+    thaws and freezes a whole state per action and checks the action's envelope); ``t``: the draft (it
+    reads like a ``ShedState``: ``legal_actions`` and ``seats_to_act`` take it); ``is_over()``. Events are
+    dropped. The server never uses it: an action a rollout plays here must be legal (from
+    ``legal_actions(sim.t, seat)``), or the draft is left half-changed (``IllegalAction`` raised).
+    """
+
+    def __init__(self, state: ShedState) -> None:
+        self.ctx = Ctx(state)
+        self.t = self.ctx.t
+
+    def play(self, action: Action) -> None:
+        """Apply ``action`` (a decision of ``action.seat``) in place."""
+        self.ctx.events.clear()
+        _decide(self.ctx, self.t.phase, action.seat, action)  # type: ignore[arg-type]
+
+    def is_over(self) -> bool:
+        """Whether the match has ended."""
+        return bool(self.t.phase == FINISHED)
 
 
 PALACE = PalaceShedding()

@@ -3,7 +3,8 @@
 It knows nothing of the server's insides: it registers a player, creates a table of Palace Poker
 (``--kind palace-poker``, the default) or of the shedding game Palace (``--kind palace``), seats
 itself and the bots, and answers its turns from its own view (deciding with the same ``basic``
-policy the bots use, run on the client side), printing each hand's result, or the finishing order.
+policy the bots use, run on the client side). It prints, in the game's own words (its phrase table,
+``games.engine.registry``), the events that say who won: each pot, the players out, the match's end.
 """
 
 from __future__ import annotations
@@ -16,6 +17,12 @@ import httpx
 from django.core.management.base import BaseCommand, CommandError
 
 from games.engine.bots import get_bot
+from games.engine.phrasing import Names
+from games.engine.registry import KINDS, game_kind
+from games.selectors.words import seat_names
+
+DEMO_OPTIONS = {"starting_stack": 500}
+"""Options the demo sets where the game has them (besides ``max_hands``, from ``--hands``)."""
 
 
 class Command(BaseCommand):
@@ -23,11 +30,9 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--url", default="http://127.0.0.1:8000", help="the server's base URL")
-        parser.add_argument(
-            "--kind", default="palace-poker", choices=["palace-poker", "palace"], help="the game to play"
-        )
+        parser.add_argument("--kind", default="palace-poker", choices=sorted(KINDS), help="the game to play")
         parser.add_argument("--bots", type=int, default=1, help="bots at the table (1 to 9)")
-        parser.add_argument("--hands", type=int, default=5, help="Palace Poker: the match ends after this many hands")
+        parser.add_argument("--hands", type=int, default=5, help="a game with hands ends after this many")
         parser.add_argument("--timeout", type=float, default=300.0, help="give up after this many seconds")
 
     def handle(self, *args: Any, url: str, kind: str, bots: int, hands: int, timeout: float, **options: Any) -> None:
@@ -58,27 +63,23 @@ class Command(BaseCommand):
         token = self.call(client, "POST", "players/", json={"name": name})["token"]
         client.headers["Authorization"] = f"Token {token}"
         kind = self.kind
-        options = {"max_hands": hands, "starting_stack": 500} if kind == "palace-poker" else {}
+        known = {field.name for field in game_kind(kind).game.option_fields}
+        options = {name: value for name, value in {**DEMO_OPTIONS, "max_hands": hands}.items() if name in known}
         game = self.call(client, "POST", "games/", json={"kind": kind, "seats": bots + 1, "options": options})
         game_id = game["id"]
         self.call(client, "POST", f"games/{game_id}/seats/", json={"seat": 0})
         for _ in range(bots):
             self.call(client, "POST", f"games/{game_id}/seats/", json={"bot": "basic"})
-        length = f"{hands} hand(s)" if kind == "palace-poker" else "to the end"
+        length = f"{hands} hand(s)" if "max_hands" in options else "to the end"
         self.stdout.write(f"{name} plays {kind} game {game_id} against {bots} bot(s), {length}")
         policy = get_bot(kind, "basic")
         rng = secrets.SystemRandom()
         seen, moves, started = 0, 0, time.monotonic()
         while time.monotonic() - started < timeout:
             view = self.call(client, "GET", f"games/{game_id}/")
-            seen = self.report(client, game_id, seen)
+            seen = self.report(client, game_id, seen, Names(seat_names(view["seats"])))
             if view["status"] == "finished":
-                if kind == "palace-poker":
-                    stacks = ", ".join(f"seat {seat['seat']}: {seat['stack']}" for seat in view["seats"])
-                    self.stdout.write(f"match over after {moves} of my moves; stacks {stacks}")
-                else:
-                    order = view["state"]["result"]["order"]
-                    self.stdout.write(f"match over after {moves} of my moves; finishing order (seats) {order}")
+                self.stdout.write(f"match over after {moves} of my moves")
                 return
             if 0 not in view["to_act"] or not view["legal_actions"]:
                 time.sleep(0.2)
@@ -89,17 +90,14 @@ class Command(BaseCommand):
                 moves += 1
         raise CommandError(f"the match did not end within {timeout:.0f} s")
 
-    def report(self, client: httpx.Client, game_id: int, seen: int) -> int:
-        """Print the hands that ended since log entry ``seen``; return the last entry read."""
+    def report(self, client: httpx.Client, game_id: int, seen: int, names: Names) -> int:
+        """Print, in the game's words, the events since log entry ``seen`` that say who won; return the last
+        entry read."""
+        parts = game_kind(self.kind)
         page = self.call(client, "GET", f"games/{game_id}/events/", params={"after": seen, "limit": 500})
         for entry in page["results"]:
             for event in entry.get("events", []):
-                if event["type"] == "pot_awarded":
-                    won = ", ".join(f"seat {seat} +{chips}" for seat, chips in event["amounts"].items())
-                    self.stdout.write(f"  pot of {event['pot']} ({event['reason']}): {won}")
-                elif event["type"] == "hand_ended":
-                    self.stdout.write(f"hand {event['hand']} over; stacks {event['stacks']}")
-                elif event["type"] == "player_out":
-                    self.stdout.write(f"  seat {event['seat']} is out")
+                if event["type"] in parts.outcomes:
+                    self.stdout.write(f"  {parts.phrase(event, names).text}")
             seen = entry["seq"]
         return seen

@@ -32,7 +32,7 @@ BASIC, RANDOM = BOTS["basic"], BOTS["random"]
 
 
 def test_registry_names_the_palace_poker_bots():
-    assert set(BOTS) == {"basic", "random"}
+    assert set(BOTS) == {"basic", "random", "search"}
     assert all(bot.name == name for name, bot in BOTS.items())
     assert get_bot("palace-poker", "basic") is BASIC
     assert get_bot("palace-poker", "random") is RANDOM

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -16,12 +17,15 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.db import connections
 from pytest_django.live_server_helper import LiveServer
 
 from games.selectors import views as selectors
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-SCREENSHOTS = Path(__file__).resolve().parents[3] / "docs" / "screenshots"
+SCREENSHOTS = Path(os.environ.get("PALACE_SCREENSHOTS") or Path(tempfile.gettempdir()) / "palace-screenshots")
+"""Where ``shot`` writes: a temporary folder, or the README's ``docs/screenshots/`` when ``python3 palace.py
+screenshots`` refreshes them on purpose (a test run must not rewrite tracked files)."""
 CARD = re.compile(r"^[2-9TJQKA][cdhs]$")
 RANKS = {"two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8", "nine": "9"}
 RANKS |= {"ten": "T", "jack": "J", "queen": "Q", "king": "K", "ace": "A"}
@@ -50,7 +54,10 @@ def server(transactional_db, settings) -> Iterator[str]:
 
 @pytest.fixture
 def browser(server) -> Iterator[Any]:
-    """A headless chromium (one per test); each person gets a context of his own: ``browser.new_context()``."""
+    """A headless chromium (one per test); each person gets a context of his own: ``browser.new_context()``.
+
+    Every page of every context is watched for Content-Security-Policy violations (``WatchedBrowser``): the
+    test fails at its end if the policy refused anything the test did not name with ``expect_violation``."""
     # Playwright's sync API runs an event loop in this thread; the test's own ORM reads (the DOM checks) are
     # ordinary synchronous calls that Django would otherwise refuse beside a running loop.
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
@@ -60,11 +67,63 @@ def browser(server) -> Iterator[Any]:
         chromium = playwright.chromium.launch(
             executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-dev-shm-usage"]
         )
+        watched = WatchedBrowser(chromium)
         try:
-            yield chromium
+            yield watched
         finally:
             chromium.close()
+            # The test's own queries ran beside Playwright's event loop, on connections of their own: close them
+            # here, where they are seen, or the test database cannot be dropped while one is open.
+            connections.close_all()
     os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    watched.assert_no_violation()
+
+
+_REPORT_VIOLATIONS = """
+document.addEventListener("securitypolicyviolation", (e) => window.__cspViolation(
+  `${e.effectiveDirective} refused ${e.blockedURI || "inline"} at ${e.sourceFile || e.documentURI}:${e.lineNumber}`
+));
+"""
+
+
+class WatchedBrowser:
+    """A chromium whose contexts report every Content-Security-Policy violation into ``violations`` (one string
+    each: the directive, what it refused, where), from the page's ``securitypolicyviolation`` events and from
+    chromium's console messages about the policy (which also cover what happens before a page's scripts run).
+    Everything else is the browser's own (``new_context``, ``close``...)."""
+
+    def __init__(self, browser: Any) -> None:
+        self._browser = browser
+        self.violations: list[str] = []
+        self._expected: list[str] = []
+
+    def expect_violation(self, blocked: str) -> None:
+        """The test expects the policy to refuse ``blocked`` (a URL): reports of it are not failures, and not
+        seeing one is."""
+        self._expected.append(blocked)
+
+    def assert_no_violation(self) -> None:
+        unexpected = [text for text in self.violations if not any(blocked in text for blocked in self._expected)]
+        assert not unexpected, f"the Content-Security-Policy refused: {unexpected}"
+        unseen = [blocked for blocked in self._expected if not any(blocked in text for text in self.violations)]
+        assert not unseen, f"the Content-Security-Policy was expected to refuse: {unseen}"
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._browser, name)
+
+    def new_context(self, **options: Any) -> Any:
+        context = self._browser.new_context(**options)
+        context.expose_binding("__cspViolation", lambda _source, text: self.violations.append(text))
+        context.add_init_script(_REPORT_VIOLATIONS)
+        context.on("console", self._console)
+        return context
+
+    def new_page(self, **options: Any) -> Any:
+        return self.new_context(**options).new_page()
+
+    def _console(self, message: Any) -> None:
+        if "Content Security Policy" in message.text:
+            self.violations.append(f"console: {message.text}")
 
 
 def sign_up(page: Any, server: str, name: str, password: str) -> None:
@@ -78,9 +137,11 @@ def sign_up(page: Any, server: str, name: str, password: str) -> None:
 
 
 def shot(page: Any, name: str) -> None:
-    """A screenshot for the README, under docs/screenshots/."""
+    """A screenshot for the README, under ``SCREENSHOTS``."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+    # caret="initial": Playwright's default hides the caret with a style attribute on the focused input, which
+    # htmx would then copy onto the swapped-in table, and the Content-Security-Policy refuse.
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True, caret="initial")
 
 
 def version(page: Any) -> int:

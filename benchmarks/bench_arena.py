@@ -1,0 +1,216 @@
+"""The bot arena: seeded matches between bots of one game, in parallel processes, with 95% intervals.
+
+Run from the repository root, niced (the machine is shared), for example::
+
+    nice -n 10 .venv/bin/python -m benchmarks.bench_arena --game palace --bots search,basic --games 200
+    nice -n 10 .venv/bin/python -m benchmarks.bench_arena --game palace --bots search,basic,basic,basic
+    nice -n 10 .venv/bin/python -m benchmarks.bench_arena --game palace-poker --bots search,basic --points
+    nice -n 10 .venv/bin/python -m benchmarks.bench_arena --game palace-poker --bots basic,heuristic --points
+
+``--bots`` is the line-up, one bot a seat; game ``i`` rotates it by ``i`` seats, so every bot sits in every
+seat equally often. Bots: ``random``, ``basic``, ``search`` (``games.engine.bots.search.SearchBot``),
+``flat`` (the flat Monte Carlo baseline: the same rollouts and budget, each candidate in turn) and, in
+Palace Poker, ``heuristic`` (``games.engine.bots.poker_heuristic``). The search bots stop at
+``--iterations`` rollouts or ``--seconds`` a decision (0: no clock, so the run is reproducible from its
+seed), whichever comes first.
+
+Each game draws its shuffles and bots' randomness from ``random.Random(f"{seed}:{index}")``; when several
+seats may act at once (Palace's setup and out-of-turn plays) one drawn from it goes first. The run stops
+after ``--games`` games or ``--minutes`` of wall time (the games under way are dropped), whichever first.
+
+Per bot name (over all its seats): games, wins (Palace: first out; Palace Poker: the match's only
+winner, a shared win counts half) with the Wilson 95% interval, mean finishing place (Palace) or chips
+a hand (Palace Poker with money) or points a match (``points``), and the p50 / p99 of its decision time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing
+import random
+import sys
+import time
+from collections import defaultdict
+from typing import Any
+
+from benchmarks.bench_http import machine
+from games.engine.bots.base import Bot
+from games.engine.bots.poker_basic import PokerBasicBot
+from games.engine.bots.poker_heuristic import PointsHeuristicBot
+from games.engine.bots.poker_search import PokerSearchRules
+from games.engine.bots.random_bot import RandomBot
+from games.engine.bots.search import FlatMonteCarloBot, SearchBot, shuffled, to_action
+from games.engine.bots.shedding_basic import ShedBasicBot
+from games.engine.bots.shedding_search import ShedSearchRules
+from games.engine.protocol import Action
+from games.engine.registry import get_game
+
+MAX_STEPS = 200_000
+MAX_JOBS = 2
+"""The machine has 2 cores shared by several people: never more processes than that."""
+POKER_MONEY_OPTIONS = {"max_hands": 20}
+"""A Palace Poker match with money in the arena: 20 hands (the most chips win); a match to the last chip
+between two ``basic`` bots runs about 300 hands."""
+
+
+def make_bot(kind: str, name: str, *, seconds: float | None, iterations: int) -> Bot:
+    """The bot ``name`` for ``kind``; search bots with the given budget."""
+    poker = kind == "palace-poker"
+    if name == "random":
+        return RandomBot()
+    if name == "basic":
+        return PokerBasicBot() if poker else ShedBasicBot()
+    if name == "heuristic" and poker:
+        return PointsHeuristicBot()
+    if name in ("search", "flat"):
+        rules = PokerSearchRules() if poker else ShedSearchRules()
+        cls = SearchBot if name == "search" else FlatMonteCarloBot
+        return cls(rules, seconds=seconds, iterations=iterations)
+    raise SystemExit(f"no bot {name!r} for {kind!r}")
+
+
+def play_game(task: tuple[int, dict[str, Any]]) -> dict[str, Any]:
+    """One game of the arena: ``{"index", "seats": [{"bot", "won", "place", "chips", "points"}], "times":
+    {bot: [seconds]}, "hands"}``."""
+    index, config = task
+    kind, lineup = config["kind"], config["bots"]
+    seats = len(lineup)
+    names = [lineup[(seat + index) % seats] for seat in range(seats)]
+    budget = {"seconds": config["seconds"] or None, "iterations": config["iterations"]}
+    bots = [make_bot(kind, name, **budget) for name in names]
+    rng = random.Random(f"{config['seed']}:{index}")
+    game = get_game(kind)
+    state = game.new_game(config["options"], seats)
+    times: dict[str, list[float]] = defaultdict(list)
+    for _ in range(MAX_STEPS):
+        if game.is_over(state):
+            break
+        request = game.chance_request(state)
+        if request is not None:
+            state, _ = game.apply(state, Action(type="shuffle", cards=tuple(shuffled(request.cards, rng))))
+            continue
+        to_act = game.to_act(state)
+        seat = to_act[0] if len(to_act) == 1 else rng.choice(to_act)
+        view = game.view(state, seat)
+        started = time.perf_counter()
+        body = bots[seat].choose(view, rng)
+        times[names[seat]].append(time.perf_counter() - started)
+        state, _ = game.apply(state, to_action(seat, body))
+    else:
+        raise RuntimeError(f"game {index} did not end within {MAX_STEPS} steps")
+    return {"index": index, "seats": _outcomes(kind, state, names, config["options"]), "times": dict(times)}
+
+
+def _outcomes(kind: str, state: Any, names: list[str], options: dict[str, Any]) -> list[dict[str, Any]]:
+    out = []
+    for seat, name in enumerate(names):
+        if kind == "palace":
+            place = state.order.index(seat) + 1
+            out.append({"bot": name, "won": float(place == 1), "place": place})
+            continue
+        winners = tuple(state.winners)
+        won = (1.0 if len(winners) == 1 else 0.5) if seat in winners else 0.0
+        start = options.get("starting_stack", 1000)
+        chips = (state.stacks[seat] - start) / max(1, state.hand_number)
+        points = state.scores[seat] if options.get("points") else None
+        out.append({"bot": name, "won": won, "chips": chips, "points": points})
+    return out
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion ``wins / n`` (95% for ``z`` 1.96)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The ``q`` quantile (nearest rank) of ``values``; 0 for none."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
+
+
+def report(kind: str, results: list[dict[str, Any]], options: dict[str, Any]) -> list[str]:
+    """The table lines: one per bot name."""
+    rows: dict[str, dict[str, Any]] = defaultdict(lambda: {"n": 0, "wins": 0.0, "measure": [], "times": []})
+    for result in results:
+        for seat in result["seats"]:
+            row = rows[seat["bot"]]
+            row["n"] += 1
+            row["wins"] += seat["won"]
+            key = "place" if kind == "palace" else ("points" if options.get("points") else "chips")
+            row["measure"].append(seat[key])
+        for name, times in result["times"].items():
+            rows[name]["times"].extend(times)
+    label = "mean place" if kind == "palace" else ("points/match" if options.get("points") else "chips/hand")
+    lines = [
+        f"{'bot':<10} {'seats':>6} {'wins':>7} {'win rate':>9} {'95% interval':>15} {label:>13} "
+        f"{'decisions':>10} {'p50 ms':>8} {'p99 ms':>8}"
+    ]
+    for name, row in rows.items():
+        low, high = wilson(row["wins"], row["n"])
+        mean = sum(row["measure"]) / len(row["measure"])
+        p50, p99 = percentile(row["times"], 0.5) * 1000, percentile(row["times"], 0.99) * 1000
+        lines.append(
+            f"{name:<10} {row['n']:>6} {row['wins']:>7.1f} {row['wins'] / row['n']:>9.1%} "
+            f"{f'{low:.1%}-{high:.1%}':>15} {mean:>13.2f} {len(row['times']):>10} {p50:>8.1f} {p99:>8.1f}"
+        )
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", choices=("palace", "palace-poker"), default="palace")
+    parser.add_argument("--bots", default="search,basic", help="the line-up, comma-separated, one bot a seat")
+    parser.add_argument("--points", action="store_true", help="Palace Poker without money (the points variation)")
+    parser.add_argument("--options", default="{}", help="more game options, as JSON")
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--minutes", type=float, default=20.0)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--seconds", type=float, default=0.25, help="search budget a decision; 0: no clock")
+    parser.add_argument("--iterations", type=int, default=100_000, help="search rollouts a decision at most")
+    parser.add_argument("--seed", default="arena")
+    args = parser.parse_args(argv)
+    options = dict(POKER_MONEY_OPTIONS) if args.game == "palace-poker" and not args.points else {}
+    options.update({"points": True} if args.points else {})
+    options.update(json.loads(args.options))
+    config = {
+        "kind": args.game,
+        "bots": args.bots.split(","),
+        "options": options,
+        "seconds": args.seconds,
+        "iterations": args.iterations,
+        "seed": args.seed,
+    }
+    jobs = max(1, min(MAX_JOBS, args.jobs))
+    deadline = time.monotonic() + args.minutes * 60
+    results: list[dict[str, Any]] = []
+    started = time.monotonic()
+    context = multiprocessing.get_context("fork")
+    with context.Pool(jobs) as pool:
+        for result in pool.imap_unordered(play_game, [(index, config) for index in range(args.games)]):
+            results.append(result)
+            if time.monotonic() > deadline:
+                pool.terminate()
+                break
+    results.sort(key=lambda result: result["index"])
+    print(f"machine: {machine()}")
+    print(
+        f"{args.game} {len(config['bots'])} seats, line-up {args.bots}, options {json.dumps(options)}, "
+        f"search budget {args.seconds * 1000:.0f} ms / {args.iterations} rollouts, seed {args.seed!r}, "
+        f"{len(results)} of {args.games} games in {time.monotonic() - started:.0f} s on {jobs} processes"
+    )
+    for line in report(args.game, results, options):
+        print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

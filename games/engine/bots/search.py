@@ -1,0 +1,213 @@
+"""Determinized Monte Carlo search: a bot that samples the cards its seat cannot see and plays the game out.
+
+The search reads one seat's view, as every bot does (``games.engine.bots.base``), and compares the
+candidate actions its game's ``Searchable`` offers. ``SearchBot`` works in sweeps:
+
+1. **determinize**: build a full engine state consistent with the view (the seat's own cards, every
+   face-up card, the size of each hidden zone), the hidden cards dealt from ``rng``;
+2. **play every candidate still in the running from that deal**, each rollout with the same seed drawn
+   from ``rng`` (common random numbers: the deal, the largest part of the noise, is shared, so the
+   differences between candidates' means are sharp). A rollout applies the candidate with the engine's
+   ``apply`` and plays on to the game's horizon (the match's end in Palace, the hand's end in Palace
+   Poker): every seat, the searcher included, decides by the game's rollout policy (the ``basic`` bot,
+   with a small chance of a random legal action) from what it may see, each shuffle drawn from the seed;
+3. **score** the end for the seat, on a [0, 1] scale (``Searchable.reward``), and after the third sweep
+   drop every candidate whose mean trails the best by ``DROP_C / sqrt(sweeps)`` (successive elimination).
+
+It answers the candidate with the best mean. ``FlatMonteCarloBot``, the baseline, spends the same budget
+on the same rollouts round robin, each from its own deal, without elimination. Measured (benchmarks/
+README.md, "Arena"): UCB1 over independent deals did no better than round robin; shared deals did.
+
+The budget: ``iterations`` rollouts, or ``seconds`` of wall time (``time.perf_counter``), whichever ends
+first; one candidate (or one left in the running) is answered at once. The clock is the only impure part
+of this module: it decides how many rollouts run, never what one does, so with ``seconds=None`` a
+decision is a pure function of the view and the generator's state (the tests rely on it).
+
+Randomness comes only from the ``rng`` passed to ``choose`` (a rollout's ``random.Random`` is seeded from
+it).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
+
+from games.engine.bots.base import ActionJSON, Bot, RandomSource
+from games.engine.bots.random_bot import RandomBot
+from games.engine.cards import Card, parse_cards
+from games.engine.protocol import Action, Game
+
+DEFAULT_SECONDS = 0.25
+"""The time budget of one decision (the issue's 250 ms on the 2-core machine of benchmarks/README.md)."""
+MAX_ROLLOUT_STEPS = 5_000
+"""A rollout that has not reached the horizon after this many applied actions is scored as it stands."""
+MIN_SWEEPS = 3
+"""Sweeps before any candidate may be dropped."""
+DROP_C = 0.8
+"""A candidate whose mean trails the best by ``DROP_C / sqrt(sweeps)`` (rewards on a [0, 1] scale) is dropped."""
+
+Clock = Callable[[], float]
+
+
+class Searchable(Protocol):
+    """What the search needs to know of one game, all of it from a seat's view or the engine's states."""
+
+    game: Game
+    policy: Bot
+    """The rollout policy: every seat's decisions in a rollout, from that seat's view."""
+    epsilon: float
+    """The chance that a rollout decision is a uniformly random legal action instead of the policy's."""
+
+    def candidates(self, view: Mapping[str, Any], rng: RandomSource) -> list[ActionJSON]:
+        """The distinct actions worth comparing (at least one), each a legal body for ``view``'s seat."""
+
+    def determinize(self, view: Mapping[str, Any], rng: RandomSource) -> Any:
+        """A full state consistent with ``view``, the cards hidden from its seat drawn from ``rng``."""
+
+    def at_horizon(self, root: Any, state: Any) -> bool:
+        """Whether the rollout from ``root`` may stop at ``state`` (the game over, or the hand over)."""
+
+    def playout(self, root: Any, state: Any, rng: RandomSource) -> Any:
+        """The state a rollout from ``state`` ends in: ``rollout(self, root, state, rng)``, or a faster
+        equivalent on the game's own in-place simulation."""
+
+    def reward(self, root: Any, state: Any, seat: int) -> float:
+        """The outcome at ``state`` for ``seat``, about [0, 1]; higher is better."""
+
+
+def to_action(seat: int, body: Mapping[str, Any]) -> Action:
+    """The engine ``Action`` of a bot's body (the JSON a client POSTs)."""
+    return Action(
+        type=body["type"],
+        seat=seat,
+        cards=parse_cards(body.get("cards", [])),
+        target=body.get("target"),
+        amount=body.get("amount"),
+    )
+
+
+def shuffled(cards: Sequence[Card], rng: RandomSource) -> list[Card]:
+    """A uniformly random order of ``cards`` (Fisher-Yates on ``rng.randint``: ``RandomSource`` has no shuffle)."""
+    out = list(cards)
+    for i in range(len(out) - 1, 0, -1):
+        j = rng.randint(0, i)
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+_RANDOM = RandomBot()
+
+
+def rollout(rules: Searchable, root: Any, state: Any, rng: RandomSource) -> Any:
+    """Play ``state`` on to the horizon: shuffles from ``rng``, decisions by the rollout policy (with
+    ``epsilon`` uniformly random ones) from each deciding seat's view; when several seats may act, one
+    drawn from ``rng`` goes first (as the arena and the server's race do)."""
+    game = rules.game
+    for _ in range(MAX_ROLLOUT_STEPS):
+        if rules.at_horizon(root, state):
+            break
+        request = game.chance_request(state)
+        if request is not None:
+            state, _ = game.apply(state, Action(type="shuffle", cards=tuple(shuffled(request.cards, rng))))
+            continue
+        to_act = game.to_act(state)
+        seat = to_act[0] if len(to_act) == 1 else rng.choice(to_act)
+        view = game.view(state, seat)
+        bot = _RANDOM if rules.epsilon and rng.random() < rules.epsilon else rules.policy
+        state, _ = game.apply(state, to_action(seat, bot.choose(view, rng)))
+    return state
+
+
+class SearchBot:
+    """The ``"search"`` bot of one game: sweeps over shared deals with elimination (see the module docstring).
+
+    ``rules``: the game's ``Searchable``; ``seconds``: the wall-time budget of a decision (``None``: no
+    clock, ``iterations`` alone); ``iterations``: the most rollouts a decision runs; ``clock``: seconds,
+    ``time.perf_counter`` unless a caller substitutes one.
+    """
+
+    name = "search"
+
+    def __init__(
+        self,
+        rules: Searchable,
+        *,
+        seconds: float | None = DEFAULT_SECONDS,
+        iterations: int = 100_000,
+        clock: Clock = time.perf_counter,
+    ) -> None:
+        self.rules = rules
+        self.seconds = seconds
+        self.iterations = iterations
+        self.clock = clock
+
+    def choose(self, view: Mapping[str, Any], rng: RandomSource) -> ActionJSON:
+        """The candidate with the best mean reward after the budget's rollouts; raises ``EngineError``
+        ``no_decision`` as every bot does (through the game's ``candidates``)."""
+        candidates = self.rules.candidates(view, rng)
+        if len(candidates) == 1:
+            return candidates[0]
+        totals, counts = self.search(view, candidates, rng)
+        best = max(range(len(candidates)), key=lambda i: (totals[i] / counts[i] if counts[i] else -math.inf, -i))
+        return candidates[best]
+
+    def search(
+        self, view: Mapping[str, Any], candidates: list[ActionJSON], rng: RandomSource
+    ) -> tuple[list[float], list[int]]:
+        """Per candidate, the sum of the rewards of its rollouts and their number.
+
+        Sweeps: each draws one determinization and one rollout seed, and plays every candidate still in
+        the running from that same deal with that same seed (common random numbers: the hidden cards, the
+        largest part of the noise, are the same for all, so the differences between means are much
+        sharper than with independent deals). After each sweep from the third, a candidate whose mean is
+        ``DROP_C / sqrt(sweeps)`` or more below the best leaves the running (successive elimination).
+        """
+        seat: int = view["viewer"] if "viewer" in view else view["to_act"][0]
+        deadline = None if self.seconds is None else self.clock() + self.seconds
+        totals, counts = [0.0] * len(candidates), [0] * len(candidates)
+        actions = [to_action(seat, body) for body in candidates]
+        alive = list(range(len(candidates)))
+        done, sweeps = 0, 0
+        while done < self.iterations and len(alive) > 1:
+            root = self.rules.determinize(view, rng)
+            seed = rng.randint(0, 2**62)
+            for pick in alive:
+                if done >= self.iterations or (deadline is not None and done and self.clock() >= deadline):
+                    return totals, counts
+                totals[pick] += self._rollout(root, actions[pick], random.Random(seed), seat)  # noqa: S311 - a rollout's seed, drawn from rng
+                counts[pick] += 1
+                done += 1
+            sweeps += 1
+            if sweeps >= MIN_SWEEPS:
+                best = max(totals[i] / counts[i] for i in alive)
+                alive = [i for i in alive if totals[i] / counts[i] > best - DROP_C / math.sqrt(sweeps)]
+        return totals, counts
+
+    def _rollout(self, root: Any, action: Action, rng: RandomSource, seat: int) -> float:
+        state, _ = self.rules.game.apply(root, action)
+        return self.rules.reward(root, self.rules.playout(root, state, rng), seat)
+
+
+class FlatMonteCarloBot(SearchBot):
+    """The baseline: flat Monte Carlo, each candidate in turn, each rollout from its own determinization
+    (no common deals, no elimination), the same rollouts and budget as ``SearchBot``."""
+
+    name = "flat"
+
+    def search(
+        self, view: Mapping[str, Any], candidates: list[ActionJSON], rng: RandomSource
+    ) -> tuple[list[float], list[int]]:
+        seat: int = view["viewer"] if "viewer" in view else view["to_act"][0]
+        deadline = None if self.seconds is None else self.clock() + self.seconds
+        totals, counts = [0.0] * len(candidates), [0] * len(candidates)
+        actions = [to_action(seat, body) for body in candidates]
+        for done in range(self.iterations):
+            if deadline is not None and done and self.clock() >= deadline:
+                break
+            pick = done % len(candidates)
+            totals[pick] += self._rollout(self.rules.determinize(view, rng), actions[pick], rng, seat)
+            counts[pick] += 1
+        return totals, counts

@@ -1,0 +1,158 @@
+"""What the search bot (``games.engine.bots.search``) knows of Palace, the shedding game.
+
+From a seat's view (``games.engine.shedding.view``) it rebuilds a full ``ShedState``: the seat's hand,
+every face-up card, the pile and the burned cards as they are; the cards known to be in another hand
+(picked up from the pile, or face-up cards taken up: ``hand_public``) where they are; the rest of the
+pack (``pack(decks)`` less all of that) dealt at random to what nobody at the table sees: the other
+hands' unknown cards, every face-down card (the seat's own too: palace-shedding-a.txt ¶13.2) and the
+stock, each zone at the size the view shows.
+
+What the view does not carry is not modelled: who could not beat the pile when he picked it up, and
+another seat's pending out-of-turn redraw (the view hides it: ``view.visible_to_act``). In the rollout
+the seat's own hand is public to nobody (its ``hand_public`` is left empty).
+
+Candidates on turn: each playable rank with all its cards, and with one card when there are more; the
+pick-up and the blind flip when legal. Out of turn: each offered play with all its cards. In the
+setup the ``basic`` bot's choice of face-up cards (one candidate: no search).
+
+The reward: 1 for first out, 0 for last, linear in between (palace-shedding-a.txt ¶22 ranks by the
+order of going out; the arena's targets count first places).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from games.engine.bots.base import ActionJSON, Bot, RandomSource
+from games.engine.bots.random_bot import RandomBot
+from games.engine.bots.search import MAX_ROLLOUT_STEPS, shuffled, to_action
+from games.engine.bots.shedding_basic import ShedBasicBot
+from games.engine.cards import Card
+from games.engine.errors import EngineError
+from games.engine.protocol import Game
+from games.engine.shedding import PALACE
+from games.engine.shedding.legal import legal_actions, seats_to_act
+from games.engine.shedding.options import ShedOptions
+from games.engine.shedding.ranks import FOUR_OF_A_KIND, sort_cards
+from games.engine.shedding.state import PLAY, ShedState, pack
+
+ROLLOUT_EPSILON = 0.1
+"""Rollout decisions taken at random instead of by ``basic``: ``basic`` is deterministic, so without some
+randomness every rollout from one deal would be the same game."""
+
+_RANDOM = RandomBot()
+
+
+class ShedSearchRules:
+    """``Searchable`` for Palace (see the module docstring)."""
+
+    game: Game = PALACE
+
+    def __init__(self, *, epsilon: float = ROLLOUT_EPSILON) -> None:
+        self.policy: Bot = ShedBasicBot()
+        self.epsilon = epsilon
+
+    def candidates(self, view: Mapping[str, Any], rng: RandomSource) -> list[ActionJSON]:
+        legal = view.get("legal_actions") or []
+        if not legal or not isinstance(view.get("viewer"), int):
+            raise EngineError("no_decision", "this view has no decision to make: pass the view of a seat to act")
+        if legal[0]["type"] == "choose_face_up":
+            return [self.policy.choose(view, rng)]
+        on_turn = view["turn"] == view["viewer"]
+        out: list[ActionJSON] = []
+        for entry in legal:
+            if entry["type"] != "play":
+                out.append({"type": entry["type"]})
+                continue
+            out.append({"type": "play", "cards": list(entry["cards"])})
+            if on_turn and entry["max_cards"] > 1:
+                out.append({"type": "play", "cards": entry["cards"][: entry["min_cards"]]})
+        return out
+
+    def determinize(self, view: Mapping[str, Any], rng: RandomSource) -> ShedState:
+        """A ``ShedState`` in the play phase consistent with ``view`` (see the module docstring)."""
+        me: int = view["viewer"]
+        options = ShedOptions(**view["options"])
+        rows = view["seats"]
+        known = Counter(Card.parse(code) for code in (*view["pile"], *view["burned"]))
+        public: list[list[Card]] = []
+        for row in rows:
+            hand = [Card.parse(code) for code in row["hand"] if code is not None]
+            public.append([] if row["seat"] == me else hand)
+            known.update(hand)
+            known.update(Card.parse(code) for code in row["face_up"])
+        hidden = shuffled(list((Counter(pack(options.decks)) - known).elements()), rng)
+        hands, face_down = [], []
+        for row in rows:
+            unknown = row["hand_size"] - len(public[row["seat"]]) if row["seat"] != me else 0
+            mine = [Card.parse(code) for code in row["hand"]] if row["seat"] == me else public[row["seat"]]
+            hands.append(tuple(sort_cards([*mine, *(hidden.pop() for _ in range(unknown))])))
+            down: list[Card | None] = [None] * 3
+            for entry in row["face_down"]:
+                down[entry["position"]] = hidden.pop()
+            face_down.append(tuple(down))
+        if len(hidden) != view["stock_size"]:
+            raise EngineError("inconsistent_view", "the view's hidden cards do not add up to the pack")
+        redraw = _redraw_entry(view, options)
+        return ShedState(
+            options=options,
+            seats=len(rows),
+            phase=PLAY,
+            dealer=view["dealer"],
+            stock=tuple(hidden),
+            pile=tuple(Card.parse(code) for code in view["pile"]),
+            burned=tuple(Card.parse(code) for code in view["burned"]),
+            hands=tuple(hands),
+            hand_public=tuple(tuple(cards) for cards in public),
+            face_up=tuple(tuple(sort_cards(Card.parse(code) for code in row["face_up"])) for row in rows),
+            face_down=tuple(face_down),
+            choices=(None,) * len(rows),
+            turn=view["turn"],
+            replay=view["replay"],
+            redraw_seat=None if redraw is None else me,
+            redraw_cards=() if redraw is None else tuple(Card.parse(code) for code in redraw["cards"]),
+            turns=view["turns"],
+            out=tuple(view["out_order"]),
+            resigned=tuple(row["seat"] for row in rows if row["resigned"]),
+        )
+
+    def at_horizon(self, root: ShedState, state: ShedState) -> bool:
+        return self.game.is_over(state)
+
+    def playout(self, root: ShedState, state: ShedState, rng: RandomSource) -> Any:
+        """``search.rollout`` on ``PALACE.simulation`` (no view, no frozen state per step): each deciding
+        seat's policy reads only what ``ShedBasicBot`` and ``RandomBot`` read of a view (its legal actions,
+        the seat on turn, the pile). Returns the simulation's draft, which reads like a ``ShedState``."""
+        sim = PALACE.simulation(state)
+        t = sim.t
+        for _ in range(MAX_ROLLOUT_STEPS):
+            if sim.is_over():
+                break
+            to_act = seats_to_act(t)
+            seat = to_act[0] if len(to_act) == 1 else rng.choice(to_act)
+            legal = [entry.to_json() for entry in legal_actions(t, seat)]
+            view = {"viewer": seat, "to_act": [seat], "turn": t.turn, "pile": t.pile, "legal_actions": legal}
+            bot = _RANDOM if self.epsilon and rng.random() < self.epsilon else self.policy
+            sim.play(to_action(seat, bot.choose(view, rng)))
+        return t
+
+    def reward(self, root: ShedState, state: Any, seat: int) -> float:
+        """(seats - place) / (seats - 1) once ranked; 0.5 for a rollout cut short."""
+        if not state.order:
+            return 0.5
+        return (state.seats - 1 - state.order.index(seat)) / (state.seats - 1)
+
+
+def _redraw_entry(view: Mapping[str, Any], options: ShedOptions) -> Mapping[str, Any] | None:
+    """The viewer's out-of-turn redraw play, if the view offers one (``legal.optional_plays`` lists it
+    before a four-of-a-kind play; a lone entry that completes a four is taken for the four)."""
+    if view["turn"] == view["viewer"] or not options.redraw:
+        return None
+    entries = [entry for entry in view["legal_actions"] if entry["type"] == "play"]
+    if len(entries) != 1:
+        return entries[0] if entries else None
+    top = view["pile_top"]
+    four = options.out_of_turn_four and top is not None and entries[0]["min_cards"] == FOUR_OF_A_KIND - top["count"]
+    return None if four else entries[0]

@@ -1,0 +1,200 @@
+"""The search bot (games/engine/bots/search.py) of both games: it decides from its seat's view alone, its
+determinizations agree with that view, and it only ever answers a legal action.
+
+Rules: palace-poker.txt and palace-shedding-a.txt / -b.txt as the engines implement them; the engines'
+``apply`` judges legality. Budgets here are rollout counts, never time (``seconds=None``): the decisions
+are pure functions of the view and the seed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from games.engine.bots import bot_names, get_bot
+from games.engine.bots.poker_basic import PokerBasicBot
+from games.engine.bots.poker_search import PokerSearchRules
+from games.engine.bots.random_bot import RandomBot
+from games.engine.bots.search import FlatMonteCarloBot, SearchBot, shuffled, to_action
+from games.engine.bots.shedding_basic import ShedBasicBot
+from games.engine.bots.shedding_search import ShedSearchRules
+from games.engine.errors import EngineError
+from games.engine.poker import PALACE_POKER
+from games.engine.poker.state import PokerState
+from games.engine.protocol import Action
+from games.engine.shedding import PALACE
+from games.engine.shedding.state import PLAY, ShedState
+
+DECISIONS = 5_000
+"""Random decisions per game (10,000 over both)."""
+KINDS = ("palace", "palace-poker")
+GAMES = {"palace": PALACE, "palace-poker": PALACE_POKER}
+OPTIONS: dict[str, list[dict[str, Any]]] = {
+    "palace": [{}, {"out_of_turn_four": True, "two_effect": "play_again"}, {"face_up_play": "into_hand"}],
+    "palace-poker": [{"starting_stack": 60}, {"points": True}, {"betting": "no_limit", "starting_stack": 80}],
+}
+
+
+def _rules(kind: str) -> Any:
+    return ShedSearchRules() if kind == "palace" else PokerSearchRules()
+
+
+class _Shallow:
+    """A game's ``Searchable`` whose rollouts stop at once: the search's own steps (determinize, apply a
+    candidate, score, pick) at a fraction of a rollout's cost."""
+
+    def __init__(self, rules: Any) -> None:
+        self.rules = rules
+        self.game, self.policy, self.epsilon = rules.game, rules.policy, rules.epsilon
+
+    def candidates(self, view, rng):
+        return self.rules.candidates(view, rng)
+
+    def determinize(self, view, rng):
+        return self.rules.determinize(view, rng)
+
+    def at_horizon(self, root, state):
+        return True
+
+    def playout(self, root, state, rng):
+        return state
+
+    def reward(self, root, state, seat):
+        return self.rules.reward(root, state, seat)
+
+
+def _decisions(kind: str, count: int, seed: int) -> Iterator[tuple[Any, int, dict[str, Any]]]:
+    """``(state, seat, view)`` at ``count`` decisions of random and basic play of ``kind``, across options."""
+    game, rng = GAMES[kind], random.Random(seed)
+    policies = [RandomBot(), ShedBasicBot() if kind == "palace" else PokerBasicBot()]
+    made = 0
+    while made < count:
+        seats = rng.choice([2, 2, 3, 4])
+        state = game.new_game(rng.choice(OPTIONS[kind]), seats)
+        players = [rng.choice(policies) for _ in range(seats)]
+        while not game.is_over(state) and made < count:
+            request = game.chance_request(state)
+            if request is not None:
+                state, _ = game.apply(state, Action(type="shuffle", cards=tuple(shuffled(request.cards, rng))))
+                continue
+            seat = rng.choice(game.to_act(state))
+            view = game.view(state, seat)
+            yield state, seat, view
+            made += 1
+            state, _ = game.apply(state, to_action(seat, players[seat].choose(view, rng)))
+
+
+def _hidden_swapped(kind: str, state: Any, seat: int, rng: random.Random) -> Any:
+    """The same position with the cards ``seat`` cannot see dealt again among the places it cannot see."""
+    if kind == "palace-poker":
+        view = PALACE_POKER.view(state, seat)
+        hidden_seats = [row["seat"] for row in view["seats"] if row["palace"] and row["palace"][0] is None]
+        pool = [card for other in hidden_seats for card in state.palace[other]] + list(state.stock)
+        pool = shuffled(pool, rng)
+        palace = list(state.palace)
+        for other in hidden_seats:
+            palace[other] = tuple(pool.pop() for _ in state.palace[other])
+        return PokerState(**{**_fields(state), "palace": tuple(palace), "stock": tuple(pool)})
+    pool = list(state.stock)
+    for other in range(state.seats):
+        pool += [card for card in state.face_down[other] if card is not None]
+    pool = shuffled(pool, rng)
+    down = tuple(tuple(None if card is None else pool.pop() for card in row) for row in state.face_down)
+    return ShedState(**{**_fields(state), "face_down": down, "stock": tuple(pool)})
+
+
+def _fields(state: Any) -> dict[str, Any]:
+    return {name: getattr(state, name) for name in state.__dataclass_fields__}
+
+
+def test_the_search_bot_is_registered_for_both_games():
+    for kind in KINDS:
+        assert "search" in bot_names(kind)
+        bot = get_bot(kind, "search")
+        assert isinstance(bot, SearchBot)
+        assert bot.seconds == pytest.approx(0.25)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_decision_depends_only_on_the_seats_view(kind):
+    """Given two states that differ only in cards hidden from the deciding seat (other palaces or
+    face-down cards, the stock's order), when the search bot decides from each seat's view with the same
+    seed, then it takes the same action; and the two states did differ."""
+    game, rng = GAMES[kind], random.Random(3)
+    bot = SearchBot(_rules(kind), seconds=None, iterations=8)
+    compared = 0
+    for state, seat, view in _decisions(kind, 400, seed=4):
+        if len(bot.rules.candidates(view, random.Random(0))) < 2 or state.phase != PLAY or rng.random() < 0.9:
+            continue
+        other = _hidden_swapped(kind, state, seat, rng)
+        if other == state:
+            continue
+        assert game.view(other, seat) == view
+        assert bot.choose(game.view(other, seat), random.Random(9)) == bot.choose(view, random.Random(9))
+        compared += 1
+    assert compared >= 5
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_determinization_shows_the_seat_exactly_its_view(kind):
+    """Given random positions, when the search determinizes the deciding seat's view, then that seat's
+    view of the sampled state is its real view, and every candidate is legal there and in the real state."""
+    game, rules, rng = GAMES[kind], _rules(kind), random.Random(5)
+    checked = 0
+    for state, seat, view in _decisions(kind, 1_500, seed=6):
+        candidates = rules.candidates(view, rng)
+        for body in candidates:
+            game.apply(state, to_action(seat, body))
+        if state.phase != PLAY:
+            continue
+        sampled = rules.determinize(view, rng)
+        for body in candidates:
+            game.apply(sampled, to_action(seat, body))
+        seen = game.view(sampled, seat)
+        assert {key: seen[key] for key in view if key != "to_act"} == {k: v for k, v in view.items() if k != "to_act"}
+        checked += 1
+    assert checked > 500
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("cls", [SearchBot, FlatMonteCarloBot], ids=["search", "flat"])
+def test_the_search_never_takes_an_illegal_action(kind, cls):
+    """Given 5,000 decisions of random and basic play per game (10,000 over both), when the search bot (a
+    few shallow rollouts) decides each from the deciding seat's view, then the engine accepts its action.
+    One game each runs with full rollouts to the horizon."""
+    game = GAMES[kind]
+    shallow = cls(_Shallow(_rules(kind)), seconds=None, iterations=3)
+    rng = random.Random(7)
+    count = DECISIONS if cls is SearchBot else DECISIONS // 10
+    for state, seat, view in _decisions(kind, count, seed=8):
+        game.apply(state, to_action(seat, shallow.choose(view, rng)))
+    deep = cls(_rules(kind), seconds=None, iterations=6)
+    for state, seat, view in _decisions(kind, 60, seed=9):
+        game.apply(state, to_action(seat, deep.choose(view, rng)))
+
+
+def test_the_shedding_simulation_plays_as_apply_does():
+    """Given random decisions of Palace's play phase, when each is applied both by ``PALACE.apply`` and in
+    place on a ``PALACE.simulation`` of the state, then the simulation's draft freezes to the state that
+    ``apply`` returns."""
+    compared = 0
+    for state, seat, view in _decisions("palace", 3_000, seed=10):
+        if state.phase != PLAY:
+            continue
+        action = to_action(seat, RandomBot().choose(view, random.Random(compared)))
+        after, _ = PALACE.apply(state, action)
+        sim = PALACE.simulation(state)
+        sim.play(action)
+        assert sim.t.freeze() == after
+        compared += 1
+    assert compared > 1_000
+
+
+def test_the_search_refuses_a_view_without_its_decision():
+    state = PALACE.new_game({}, 2)
+    with pytest.raises(EngineError) as info:
+        SearchBot(ShedSearchRules(), seconds=None, iterations=2).choose(PALACE.view(state, 0), random.Random(0))
+    assert info.value.code == "no_decision"
