@@ -32,14 +32,34 @@ def request_bodies_closed(result: dict[str, Any], generator: Any, request: Any, 
     ``invalid``), and the rules refuse unknown options; the schema says so, so a client or a test generator
     does not take a body with extra fields for a valid one. Returns ``result``, changed in place.
     """
-    components = result.get("components", {}).get("schemas", {})
-    pending: list[Any] = [
+    roots = [
         content.get("schema")
         for operations in result.get("paths", {}).values()
         for operation in operations.values()
         if isinstance(operation, dict)
         for content in operation.get("requestBody", {}).get("content", {}).values()
     ]
+    close_objects(result, roots)
+    return result
+
+
+CLOSED_COMPONENTS = ("GameState",)
+"""Answers the schema closes: the engine's view of a game, whose every field is typed (``games.api.schema``);
+tests/api/test_state_schema.py checks every view of random games against it, so a field the engine adds
+without the schema fails there instead of reaching a generated client as an unknown key."""
+
+
+def answers_closed(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
+    """Mark every object of the ``CLOSED_COMPONENTS`` ``additionalProperties: false``. Returns ``result``."""
+    close_objects(result, [{"$ref": f"#/components/schemas/{name}"} for name in CLOSED_COMPONENTS])
+    return result
+
+
+def close_objects(result: dict[str, Any], roots: list[Any]) -> None:
+    """Mark every object reachable from ``roots`` (schemas, ``$ref`` followed) ``additionalProperties: false``
+    unless it says otherwise."""
+    components = result.get("components", {}).get("schemas", {})
+    pending: list[Any] = list(roots)
     seen: set[str] = set()
     while pending:
         schema = pending.pop()
@@ -59,4 +79,3 @@ def request_bodies_closed(result: dict[str, Any], generator: Any, request: Any, 
             schema.setdefault("additionalProperties", False)
         pending.extend(schema.get("properties", {}).values())
         pending.extend(schema.get(key) for key in ("items", "oneOf", "anyOf", "allOf") if key in schema)
-    return result

@@ -203,12 +203,14 @@ SPECTACULAR_SETTINGS = {
         {"name": "me", "description": "The caller's account and turns."},
     ],
     # Enums stay inline: a generated client then names each after its place (PokerStateKind,
-    # GamesCreateError400Code) instead of hashed names for the many sets of error codes.
+    # Error409Code) instead of hashed names. Errors share one component per status (errors_shared).
     # A log event's components come from each game's event catalogue (games/api/event_schema.py).
     "POSTPROCESSING_HOOKS": [
         "palace_api.schema.token_schemes_either",
         "palace_api.schema.request_bodies_closed",
+        "palace_api.schema.answers_closed",
         "games.api.event_schema.add_event_components",
+        "palace_api.errors.schema.errors_shared",
     ],
     # games/api/urls.py: a game id is 1 to 18 digits.
     "PATH_CONVERTER_OVERRIDES": {"game_id": {"type": "integer", "minimum": 0, "maximum": 10**18 - 1}},

@@ -15,9 +15,8 @@ from typing import Any
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
-from games.engine.poker import options as poker_options
+from games.api.option_schema import MAX_SEATS, option_fields
 from games.engine.poker.game import ACTION_TYPES as POKER_ACTION_TYPES
-from games.engine.shedding import options as shed_options
 from games.engine.shedding.game import ACTION_TYPES as SHED_ACTION_TYPES
 from games.services.games import TURN_TIMEOUT_MAX, TURN_TIMEOUT_MIN
 
@@ -40,95 +39,6 @@ def _kind_field(kind: str) -> serializers.ChoiceField:
     return serializers.ChoiceField(choices=[kind], help_text="The game; the discriminator of this oneOf.")
 
 
-# --- options, per game: every option's type, range and default ---
-
-
-def _poker_option_fields(*, given: bool) -> dict[str, serializers.Field]:
-    """Palace Poker's options (games/engine/poker/options.py). ``given``: as a client sends them (each optional,
-    with its default), else as a game shows them (each present)."""
-
-    def opt(field: type[serializers.Field], default: Any = None, **kwargs: Any) -> serializers.Field:
-        if given:
-            kwargs["required"] = False
-            if default is not None:
-                kwargs["default"] = default
-        return field(**kwargs)
-
-    return {
-        "betting": opt(serializers.ChoiceField, "limit", choices=list(poker_options.BETTING_STRUCTURES)),
-        "small_bet": opt(serializers.IntegerField, 5, min_value=1, max_value=10**9, help_text="Chips."),
-        "big_bet": opt(
-            serializers.IntegerField, min_value=1, max_value=10**9, help_text="Chips; default twice the small bet."
-        ),
-        "ante": opt(
-            serializers.IntegerField, min_value=0, max_value=10**9, help_text="Chips; default half the small bet."
-        ),
-        "starting_stack": opt(
-            serializers.IntegerField, min_value=1, max_value=10**12, help_text="Chips; default 200 small bets."
-        ),
-        "first_dealer": opt(
-            serializers.IntegerField, min_value=0, max_value=9, allow_null=True, help_text="A seat; null: draw."
-        ),
-        "max_hands": opt(
-            serializers.IntegerField, min_value=1, max_value=10**6, allow_null=True, help_text="null: no limit."
-        ),
-        "max_raises": opt(serializers.IntegerField, 3, min_value=0, max_value=100),
-        "no_pot_sharing": opt(serializers.BooleanField, False),
-        "open_market": opt(serializers.BooleanField, False),
-        "points": opt(serializers.BooleanField, False),
-        "target_points": opt(serializers.IntegerField, 100, min_value=1, max_value=10**6, help_text="With points."),
-        "kings_in_the_house": opt(serializers.BooleanField, False),
-        "showdown_tie": opt(serializers.ChoiceField, "own_suit_count", choices=list(poker_options.SHOWDOWN_TIES)),
-        "no_limit_first_raise": opt(
-            serializers.ChoiceField,
-            "small_bet_without_soldiers",
-            choices=list(poker_options.NO_LIMIT_FIRST_RAISES),
-        ),
-        "two_left_must_battle": opt(serializers.BooleanField, False),
-    }
-
-
-@extend_schema_field(
-    {
-        "oneOf": [
-            {"type": "string", "enum": list(shed_options.FIRST_PLAYER_RULES)},
-            {"type": "integer", "minimum": 0, "maximum": 9, "description": "A seat."},
-        ]
-    }
-)
-class FirstPlayerField(serializers.JSONField):
-    """``lowest_face_up``, ``left_of_dealer`` or a seat."""
-
-
-def _shed_option_fields(*, given: bool) -> dict[str, serializers.Field]:
-    """Palace's options (games/engine/shedding/options.py); ``given`` as in ``_poker_option_fields``."""
-
-    def opt(field: type[serializers.Field], default: Any = None, **kwargs: Any) -> serializers.Field:
-        if given:
-            kwargs["required"] = False
-            if default is not None:
-                kwargs["default"] = default
-        return field(**kwargs)
-
-    return {
-        "decks": opt(serializers.IntegerField, min_value=1, max_value=2, help_text="Default 1 up to 5 seats, else 2."),
-        "first_dealer": opt(
-            serializers.IntegerField, min_value=0, max_value=9, allow_null=True, help_text="A seat; null: draw."
-        ),
-        "first_player": opt(FirstPlayerField, shed_options.LOWEST_FACE_UP),
-        "setup_deal": opt(serializers.ChoiceField, "face_up", choices=list(shed_options.SETUP_DEALS)),
-        "must_play_if_able": opt(serializers.BooleanField, True),
-        "two_effect": opt(serializers.ChoiceField, "next_player_any", choices=list(shed_options.TWO_EFFECTS)),
-        "redraw": opt(serializers.BooleanField, True),
-        "out_of_turn_four": opt(serializers.BooleanField, False),
-        "face_up_play": opt(serializers.ChoiceField, "from_table", choices=list(shed_options.FACE_UP_PLAYS)),
-        "hide_failed_blind_card": opt(serializers.BooleanField, False),
-        "draw_before_replay": opt(serializers.BooleanField, False),
-        "finish": opt(serializers.ChoiceField, "last_player_loses", choices=list(shed_options.FINISHES)),
-        "max_turns": opt(serializers.IntegerField, shed_options.DEFAULT_MAX_TURNS, min_value=1, max_value=10**6),
-    }
-
-
 def _turn_timeout() -> serializers.IntegerField:
     return serializers.IntegerField(
         required=False,
@@ -139,15 +49,15 @@ def _turn_timeout() -> serializers.IntegerField:
     )
 
 
-PokerOptions = type("PokerOptions", (serializers.Serializer,), _poker_option_fields(given=False))
-ShedOptions = type("ShedOptions", (serializers.Serializer,), _shed_option_fields(given=False))
+PokerOptions = type("PokerOptions", (serializers.Serializer,), option_fields(POKER, given=False))
+ShedOptions = type("ShedOptions", (serializers.Serializer,), option_fields(SHED, given=False))
 PokerOptionsInput = type(
     "PokerOptionsInput",
     (serializers.Serializer,),
-    {**_poker_option_fields(given=True), "turn_timeout": _turn_timeout()},
+    {**option_fields(POKER, given=True), "turn_timeout": _turn_timeout()},
 )
 ShedOptionsInput = type(
-    "ShedOptionsInput", (serializers.Serializer,), {**_shed_option_fields(given=True), "turn_timeout": _turn_timeout()}
+    "ShedOptionsInput", (serializers.Serializer,), {**option_fields(SHED, given=True), "turn_timeout": _turn_timeout()}
 )
 
 
@@ -192,23 +102,22 @@ class OptionsField(serializers.JSONField):
 # --- actions: what a client sends, what it may send ---
 
 
-def _action_input(name: str, types: tuple[str, ...], doc: str) -> type:
-    return type(
-        name,
-        (serializers.Serializer,),
-        {
-            "type": serializers.ChoiceField(choices=list(types), help_text=doc),
-            "cards": _card_list(required=False, help_text='Card codes, e.g. `["As", "Td"]`.'),
-            "target": serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=9),
-            "amount": serializers.IntegerField(required=False, allow_null=True, min_value=0),
-            "expected_version": serializers.IntegerField(
-                required=False,
-                allow_null=True,
-                min_value=0,
-                help_text="The game version the decision was made at; 409 if the game has moved on.",
-            ),
-        },
+def _action_input(name: str, types: tuple[str, ...], doc: str, *, amount: bool) -> type:
+    """A decision as a client sends it; ``amount`` only where the game bets."""
+    fields: dict[str, serializers.Field] = {
+        "type": serializers.ChoiceField(choices=list(types), help_text=doc),
+        "cards": _card_list(required=False, help_text='Card codes, e.g. `["As", "Td"]`.'),
+        "target": serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=MAX_SEATS - 1),
+    }
+    if amount:
+        fields["amount"] = serializers.IntegerField(required=False, allow_null=True, min_value=0)
+    fields["expected_version"] = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=0,
+        help_text="The game version the decision was made at; 409 if the game has moved on.",
     )
+    return type(name, (serializers.Serializer,), fields)
 
 
 PokerActionInput = _action_input(
@@ -216,11 +125,13 @@ PokerActionInput = _action_input(
     POKER_ACTION_TYPES,
     "`discard` takes `cards`; `bet` takes `target` (a seat) and `amount` (chips); `raise` takes `amount` "
     "(the raise beyond the call); `buy_discard` needs the open_market option.",
+    amount=True,
 )
 ShedActionInput = _action_input(
     "ShedActionInput",
     SHED_ACTION_TYPES,
     "`choose_face_up` and `play` take `cards`; `play_face_down` takes `target` (0-2), optionally.",
+    amount=False,
 )
 ACTION_INPUT = PolymorphicProxySerializer(
     component_name="ActionInput", serializers=[PokerActionInput, ShedActionInput], resource_type_field_name=None
@@ -234,25 +145,25 @@ class TargetOutput(serializers.Serializer):
     cost = serializers.IntegerField(help_text="Chips the action costs against this seat.")
 
 
-def _legal_action(name: str, types: tuple[str, ...]) -> type:
-    return type(
-        name,
-        (serializers.Serializer,),
-        {
-            "type": serializers.ChoiceField(choices=list(types)),
-            "cost": serializers.IntegerField(help_text="Chips it takes (at `min_amount` where an amount is chosen)."),
-            "targets": TargetOutput(many=True, required=False),
-            "min_amount": serializers.IntegerField(required=False),
-            "max_amount": serializers.IntegerField(required=False),
-            "cards": _card_list(required=False, help_text="The cards it may name."),
-            "min_cards": serializers.IntegerField(required=False),
-            "max_cards": serializers.IntegerField(required=False),
-        },
-    )
+def _legal_action(name: str, types: tuple[str, ...], *, bets: bool) -> type:
+    """A decision the viewer may make (``games.engine.protocol.LegalAction.to_json``); ``bets``: with the
+    targets and amounts of a game that bets."""
+    fields: dict[str, serializers.Field] = {
+        "type": serializers.ChoiceField(choices=list(types)),
+        "cost": serializers.IntegerField(help_text="Chips it takes (at `min_amount` where an amount is chosen)."),
+    }
+    if bets:
+        fields["targets"] = TargetOutput(many=True, required=False)
+        fields["min_amount"] = serializers.IntegerField(required=False)
+        fields["max_amount"] = serializers.IntegerField(required=False)
+    fields["cards"] = _card_list(required=False, help_text="The cards it may name.")
+    fields["min_cards"] = serializers.IntegerField(required=False)
+    fields["max_cards"] = serializers.IntegerField(required=False)
+    return type(name, (serializers.Serializer,), fields)
 
 
-PokerLegalAction = _legal_action("PokerLegalAction", POKER_ACTION_TYPES)
-ShedLegalAction = _legal_action("ShedLegalAction", SHED_ACTION_TYPES)
+PokerLegalAction = _legal_action("PokerLegalAction", POKER_ACTION_TYPES, bets=True)
+ShedLegalAction = _legal_action("ShedLegalAction", SHED_ACTION_TYPES, bets=False)
 
 
 @extend_schema_field(
@@ -288,6 +199,7 @@ class PokerSeatState(serializers.Serializer):
     seat = serializers.IntegerField()
     stack = serializers.IntegerField(help_text="Chips behind.")
     in_match = serializers.BooleanField()
+    resigned = serializers.BooleanField(help_text="Whether the seat has resigned (or was resigned at its timeouts).")
     in_hand = serializers.BooleanField()
     put_in = serializers.IntegerField(help_text="Chips put into this hand's pot.")
     banner = serializers.CharField(allow_null=True, help_text="The banner card's code.")
@@ -336,6 +248,7 @@ class ShedSeatState(serializers.Serializer):
     face_down = FaceDownCard(many=True)
     cards_left = serializers.IntegerField()
     out = serializers.BooleanField()
+    resigned = serializers.BooleanField(help_text="Whether the seat has resigned (or was resigned at its timeouts).")
     place = serializers.IntegerField(allow_null=True)
     chosen = serializers.BooleanField(required=False, help_text="In the setup: whether the seat has chosen.")
     choice = _card_list(required=False, allow_null=True, help_text="In the setup: your own choice.")

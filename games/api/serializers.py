@@ -6,6 +6,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from games.api.option_schema import BotNameField
 from games.api.schema import (
     LOGGED_ACTION_TYPES,
     GameEventsField,
@@ -58,10 +59,10 @@ class SeatInput(StrictSerializer):
     seat = serializers.IntegerField(
         required=False, allow_null=True, help_text="The seat to take (0..n-1); the lowest free one if omitted."
     )
-    bot = serializers.CharField(
+    bot = BotNameField(
         required=False,
         allow_null=True,
-        help_text="Seat a bot of this policy instead of yourself (`basic` or `random`); the game's creator only.",
+        help_text="Seat a bot of this policy instead of yourself (one the game's kind has); the creator only.",
     )
 
 

@@ -8,7 +8,8 @@ an enum::
 400 with ``invalid`` carries ``errors``, 429 and 503 ``retry_after``, 413 ``limit``. ``AutoSchema`` (REST_FRAMEWORK's
 DEFAULT_SCHEMA_CLASS) adds to those the refusals DRF makes around an operation, derived from its view
 (``framework_refusals``: 406, 503, the session's CSRF 403). The token schemes (``Bearer`` and ``Token``) reach
-the schema through ``players.auth.TokenScheme``.
+the schema through ``players.auth.TokenScheme``. In the served schema every operation's error of one status is one
+component (``Error409``; ``errors_shared``), the operation's codes listed on its response (``x-error-codes``).
 """
 
 from __future__ import annotations
@@ -222,3 +223,54 @@ def no_content_responses(
     """``responses`` of an operation that answers 204 with no body (``description`` says what was done) or the
     errors ``error_responses(operation, codes, *statuses)`` documents."""
     return {204: OpenApiResponse(description=description), **error_responses(operation, codes, *statuses)}
+
+
+SHARED_ERROR = "Error{status}"
+"""The component every operation's error of one status shares (``Error404``...); a 400 that names no fields (its
+codes do not include ``invalid``) shares ``Refusal400``, which has no ``errors``."""
+CODE_HELP = "Machine-readable; clients match on it. The response lists the codes its operation answers."
+CODES_EXTENSION = "x-error-codes"
+"""A response's list of the codes that operation answers at that status (the shared component's ``code`` enum
+holds those of every operation)."""
+
+
+def errors_shared(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
+    """drf-spectacular postprocessing hook: one error component per status instead of one per operation.
+
+    ``error_responses`` gives each operation's each status its own component (``GamesCreateError400``), so a
+    generated client had a class per operation and status, with no common type to catch. Each response now
+    refers to the status's shared component (``SHARED_ERROR``), whose ``code`` enum is the union of every
+    operation's; the operation's own codes stay on the response, in ``CODES_EXTENSION``. Returns ``result``.
+    """
+    schemas = result.get("components", {}).get("schemas", {})
+    shared: dict[str, dict[str, Any]] = {}
+    used: set[str] = set()
+    for operations in result.get("paths", {}).values():
+        for operation in operations.values():
+            if not isinstance(operation, dict):
+                continue
+            for status, response in operation.get("responses", {}).items():
+                media = response.get("content", {}).get("application/json", {})
+                ref = media.get("schema", {}).get("$ref", "")
+                own = ref.rsplit("/", 1)[-1]
+                if not own.endswith(f"Error{status}") or own == SHARED_ERROR.format(status=status):
+                    continue
+                component = schemas[own]
+                codes = list(component["properties"]["code"].get("enum", ()))
+                name = SHARED_ERROR.format(status=status)
+                if status == "400" and "errors" not in component["properties"]:
+                    name = "Refusal400"
+                target = shared.setdefault(name, {**component, "properties": dict(component["properties"])})
+                enum = dict.fromkeys([*target["properties"]["code"].get("enum", ()), *codes])
+                code = {key: value for key, value in component["properties"]["code"].items() if key != "x-spec-enum-id"}
+                target["properties"]["code"] = {**code, "enum": list(enum), "description": CODE_HELP}
+                plain = name == "Refusal400"
+                target["description"] = _PLAIN_400 if plain else ERROR_DESCRIPTIONS.get(int(status), "Error.")
+                media["schema"] = {"$ref": f"#/components/schemas/{name}"}
+                response[CODES_EXTENSION] = codes
+                used.add(own)
+    for own in used:
+        schemas.pop(own, None)
+    schemas.update(shared)
+    result["components"]["schemas"] = dict(sorted(schemas.items()))
+    return result

@@ -46,13 +46,19 @@ def operations_of(schema: dict[str, Any], path: str) -> dict[str, dict[str, Any]
 
 def documented_errors(schema: dict[str, Any], method: str, path: str) -> dict[int, dict[str, Any]]:
     """``{status: the error body's component}`` of every 4xx and 5xx the operation serving ``method`` on
-    ``path`` documents."""
+    ``path`` documents, its ``code`` enum narrowed to the codes the response lists for this operation
+    (``x-error-codes``: the component is shared by every operation, ``palace_api.errors.schema.errors_shared``)."""
     operation = operations_of(schema, path)[method.lower()]
-    return {
-        int(status): resolve(schema, response["content"]["application/json"]["schema"])
-        for status, response in operation["responses"].items()
-        if status[0] in "45"
-    }
+    out = {}
+    for status, response in operation["responses"].items():
+        if status[0] not in "45":
+            continue
+        component = resolve(schema, response["content"]["application/json"]["schema"])
+        if "x-error-codes" in response:
+            code = {**component["properties"]["code"], "enum": response["x-error-codes"]}
+            component = {**component, "properties": {**component["properties"], "code": code}}
+        out[int(status)] = component
+    return out
 
 
 def documented_codes(schema: dict[str, Any], component: dict[str, Any]) -> list[str] | None:
