@@ -19,8 +19,8 @@ use_memory=False)``, with snapshots (the default) and with ``use_snapshots=False
 
 - **at the end**: the game at its last version, ``--reps`` times, median;
 - **over the last snapshot period**: the game read as it stood at each of its last ``SNAPSHOT_EVERY``
-  versions (a ``Game`` whose ``version`` is set back: the selector reads the log and snapshots up to
-  ``game.version``), median of 3 per version, mean over the versions: the expected cost of a load at a
+  versions (``state_at(game, version, use_memory=False)``: the log and snapshots up to ``version``),
+  median of 3 per version, mean over the versions: the expected cost of a load at a
   random moment, replaying 0 to ``SNAPSHOT_EVERY - 1`` events. With snapshots only.
 
 The target is the period mean: load(10,000) / load(100) <= 2 with snapshots. Exit 1 if it is missed,
@@ -30,7 +30,6 @@ The target is the period mean: load(10,000) / load(100) <= 2 with snapshots. Exi
 from __future__ import annotations
 
 import argparse
-import copy
 import os
 import random
 import secrets
@@ -195,7 +194,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def measure(small: int, large: int, reps: int) -> int:
-    from games.selectors.state import SNAPSHOT_EVERY, forget_states, game_state
+    from games.selectors.state import SNAPSHOT_EVERY, forget_states, game_state, state_at
 
     deadline = time.monotonic() + MAX_BUILD_SECONDS
     games: dict[int, tuple[int, Any]] = {}
@@ -223,9 +222,7 @@ def measure(small: int, large: int, reps: int) -> int:
         first = max(1, last - SNAPSHOT_EVERY + 1)
         period = []
         for version in range(first, last + 1):
-            earlier = copy.copy(game)
-            earlier.version = version
-            period.append(timed(lambda g=earlier: game_state(g, use_memory=False), 3))
+            period.append(timed(lambda g=game, v=version: state_at(g, v, use_memory=False), 3))
         rows.append(
             (size, last, replayed_after_snapshot(game), snap, full, first, statistics.mean(period), max(period))
         )

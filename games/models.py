@@ -3,8 +3,9 @@
 Truth is the ``Event`` rows of a game, in ``seq`` order: seat joins, then every engine action
 (decisions and shuffles) with the engine events it produced. The game's state is those actions
 replayed through ``games.engine``. ``Snapshot`` rows are a disposable cache of replayed states;
-``Game.version``, ``Game.status``, ``Game.deadline`` and ``Seat.to_act`` are projections kept in
-the same transaction as the events they follow from, so reads never replay to answer "whose turn".
+``Game.version``, ``Game.status``, ``Game.deadline``, ``Seat.to_act`` and ``Seat.due_since`` are projections
+kept in the same transaction as the events they follow from, so reads never replay to answer "whose turn"
+(``games.selectors.due``).
 """
 
 from __future__ import annotations
@@ -55,7 +56,10 @@ class Game(models.Model):
 
 class Seat(models.Model):
     """A seat of a game: ``number`` 0..n-1 clockwise, taken by a player (``bot`` names a policy
-    for bot seats). ``to_act``: this seat owes the current decision (a projection of the log)."""
+    for bot seats, and for a player's seat the bot plays after his timeouts). Projections of the log:
+    ``to_act``, the seat may decide now (the engine's ``to_act``: a chance to play out of turn included, which
+    a bot takes); ``due_since``, the game waits for its decision, due since that version (the engine's
+    ``due_to_act``; ``None``: none due; see ``games.selectors.due``)."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     number = models.PositiveSmallIntegerField()
@@ -64,6 +68,7 @@ class Seat(models.Model):
     )
     bot = models.CharField(max_length=32, blank=True, default="")
     to_act = models.BooleanField(default=False)
+    due_since = models.PositiveIntegerField(null=True, blank=True)
     joined = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -74,7 +79,7 @@ class Seat(models.Model):
                 fields=["game", "player"], condition=models.Q(player__isnull=False), name="seat_one_per_player"
             ),
         ]
-        indexes = [models.Index(fields=["player", "to_act"], name="seat_player_to_act")]
+        indexes = [models.Index(fields=["player", "due_since"], name="seat_player_due")]
 
     def __str__(self) -> str:
         return f"game {self.game_id} seat {self.number}"

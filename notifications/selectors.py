@@ -1,8 +1,8 @@
 """Reads of addresses and of the decisions and finished games owed a mail (``outbox.selectors`` reads which mails
 are due for sending).
 
-Games are read through ``games.models`` alone: ``Seat.to_act`` (the projection of whose decision it is) and the
-log (``games.models.Event``), whose newest entry says since when nothing has happened in a game.
+Whose decision is due, and since which entry, is ``games.selectors.due``'s projection (``seats_due``, one query,
+no replay); the log (``games.models.Event``) says since when nothing has happened in a game.
 """
 
 from __future__ import annotations
@@ -13,13 +13,15 @@ from datetime import datetime, timedelta
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Exists, F, OuterRef, Q, Subquery
 
+from games.messages import GAME_FINISHED, TURN_DUE
 from games.models import Event, Game, GameStatus, Seat
+from games.selectors.due import seats_due
 from notifications.models import EmailAddress, Mail, MailGame, MailKind
 from webhooks.models import Endpoint
 
 TURN_KINDS = (MailKind.TURN, MailKind.DIGEST)
 # The webhook event types that tell a program what a mail of that kind would tell its person.
-WEBHOOK_EVENT_OF = {MailKind.TURN: "turn.due", MailKind.FINISHED: "game.finished"}
+WEBHOOK_EVENT_OF = {MailKind.TURN: TURN_DUE, MailKind.FINISHED: GAME_FINISHED}
 
 
 def address_of(user: AbstractBaseUser) -> EmailAddress | None:
@@ -29,12 +31,14 @@ def address_of(user: AbstractBaseUser) -> EmailAddress | None:
 
 @dataclass
 class Owed:
-    """The games one person is owed a mail about: ``seats[i]`` is his seat at ``games[i]``."""
+    """The games one person is owed a mail about: ``seats[i]`` is his seat at ``games[i]``, ``since[i]`` the entry
+    the decision he owes there is due since (``None`` for a finished game)."""
 
     user_id: int
     address: EmailAddress
     games: list[Game] = field(default_factory=list)
     seats: list[int] = field(default_factory=list)
+    since: list[int | None] = field(default_factory=list)
 
 
 def _webhook_listeners(user_ids: set[int], event_type: str) -> set[int]:
@@ -55,6 +59,7 @@ def _group(seats: list[Seat], event_type: str) -> list[Owed]:
         row = owed.setdefault(user_id, Owed(user_id=user_id, address=addresses[user_id]))
         row.games.append(seat.game)
         row.seats.append(seat.number)
+        row.since.append(seat.due_since)
     return sorted(owed.values(), key=lambda row: row.user_id)
 
 
@@ -69,29 +74,25 @@ def _mailable(prefix: str, preference: str) -> Q:
 
 
 def turns_owed(*, now: datetime, grace: float, limit: int = 1000) -> list[Owed]:
-    """The people owed a turn mail, each with his games: a decision of his (a human seat, not one the bot plays
-    for him) is due in an active game where nothing has happened for ``grace`` seconds, he has a confirmed
-    address with turn mails on, no enabled webhook of his hears ``turn.due``, and he was not mailed about that
-    game already, unless he has acted in it since (a timeout applied for him is not acting).
-    At most ``limit`` seats are read per call (the next sweep reads the rest)."""
+    """The people owed a turn mail, each with his games: a decision is due from him (``games.selectors.due``: his
+    own, not one the bot makes for his seat) in a game where nothing has happened for ``grace`` seconds, he has a
+    confirmed address with turn mails on, no enabled webhook of his hears ``turn.due``, and no turn mail told him
+    of that decision yet (one made at or after the entry it is due since: a decision due anew after his own, or
+    after a timeout's default action for him, is told anew). At most ``limit`` seats are read per call (the next
+    sweep reads the rest)."""
     last_change = Event.objects.filter(game=OuterRef("game")).order_by("-seq").values("created")[:1]
-    notices = MailGame.objects.filter(mail__user=OuterRef("player"), game=OuterRef("game"), mail__kind__in=TURN_KINDS)
-    last_notice = notices.order_by("-version").values("version")[:1]
-    acted_since = Event.objects.filter(
-        game=OuterRef("game"), actor=OuterRef("number"), seq__gt=OuterRef("notice_version")
-    ).exclude(payload__action__has_key="timeout")
+    told = MailGame.objects.filter(
+        mail__user=OuterRef("player"),
+        game=OuterRef("game"),
+        mail__kind__in=TURN_KINDS,
+        version__gte=OuterRef("due_since"),
+    )
     seats = (
-        Seat.objects.filter(
-            _mailable("player__", "turn"),
-            to_act=True,
-            bot="",
-            player__isnull=False,
-            game__status=GameStatus.ACTIVE,
-        )
-        .annotate(last_change=Subquery(last_change), notice_version=Subquery(last_notice))
+        seats_due()
+        .filter(_mailable("player__", "turn"))
+        .annotate(last_change=Subquery(last_change))
         .filter(last_change__lte=now - timedelta(seconds=grace))
-        .filter(Q(notice_version__isnull=True) | Exists(acted_since))
-        .select_related("game")
+        .exclude(Exists(told))
         .prefetch_related("game__seats__player")
         .order_by("player_id", "game_id")[:limit]
     )
@@ -121,13 +122,13 @@ def finished_owed(*, now: datetime, window: float, limit: int = 1000) -> list[Ow
 
 
 def still_waiting(mail: Mail) -> bool:
-    """Whether a turn or digest mail's news still holds: one of its games still waits for the recipient's seat
-    (a person who acted meanwhile, while the mail server was down say, is not told it is his move)."""
-    pairs = list(mail.game_rows.values_list("game_id", "seat"))
-    waiting = Seat.objects.filter(
-        game_id__in=[game_id for game_id, _ in pairs], to_act=True, bot="", game__status=GameStatus.ACTIVE
-    ).values_list("game_id", "number")
-    return bool(set(pairs) & set(waiting))
+    """Whether a turn or digest mail's news still holds: a decision it told of is still due from the recipient,
+    the same one (due since at most the version the mail was made at; a person who acted meanwhile, while the
+    mail server was down say, is not told it is his move, and a decision due anew gets a mail of its own)."""
+    rows = mail.game_rows.values_list("game_id", "seat", "version")
+    told = {(game_id, seat): version for game_id, seat, version in rows}
+    due = seats_due().filter(game_id__in=[game_id for game_id, _ in told]).values_list("game_id", "number", "due_since")
+    return any(since <= told.get((game_id, seat), -1) for game_id, seat, since in due)
 
 
 def confirmations_since(user: AbstractBaseUser, since: datetime) -> list[datetime]:

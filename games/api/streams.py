@@ -26,6 +26,7 @@ from rest_framework.views import APIView
 from games.api.hub import FeedPage, GameFeed, database, hub
 from games.api.serializers import EventOutput, render
 from games.api.views import GAME_NOT_FOUND
+from games.messages import STREAM_EVENTS
 from games.selectors import live
 from palace_api.errors import NO_BODY, ApplicationError, ErrorCode, NotFoundError, error_responses
 from palace_api.serializers import NoQuery, StrictSerializer, query
@@ -144,7 +145,7 @@ class GameStreamEvent(serializers.Serializer):
 class MyStreamEvent(serializers.Serializer):
     """One event of your own stream as an SSE client parses it."""
 
-    event = serializers.ChoiceField(choices=["turn.due", "game.started", "game.finished"])
+    event = serializers.ChoiceField(choices=list(STREAM_EVENTS))
     data = serializers.CharField(
         help_text="JSON: `game`, `kind`, `seat`, `version`; `turn.due` adds `deadline` and `seconds_left`, "
         "`game.finished` adds `result`."

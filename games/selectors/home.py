@@ -5,10 +5,23 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Case, Exists, F, IntegerField, OuterRef, Q, QuerySet, Subquery, Value, When
+from django.db.models import (
+    BooleanField,
+    Case,
+    Exists,
+    ExpressionWrapper,
+    IntegerField,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+    When,
+)
 from django.utils import timezone
 
 from games.models import Event, Game, GameStatus, Seat
+from games.selectors.due import PERSON_DUE, seconds_left
 
 STATUS_ORDER = [GameStatus.ACTIVE, GameStatus.WAITING, GameStatus.FINISHED, GameStatus.CANCELLED]
 """How the list is grouped: running matches first, then tables filling up, then the past."""
@@ -18,8 +31,9 @@ def my_games(user: AbstractBaseUser, *, status: str | None = None) -> QuerySet[G
     """Games the caller sits at or created (of ``status`` if given): active first, then waiting, finished,
     cancelled; within each, those where the decision is his first, then the most recently moved.
 
-    Each game is annotated with the caller's ``my_seat`` (``None`` when he only created it), ``my_to_act``,
-    ``my_bot`` (the bot playing his seat after ``max_timeouts``, or ``""``) and ``my_resigned``.
+    Each game is annotated with the caller's ``my_seat`` (``None`` when he only created it), ``my_due`` (the
+    entry the decision due from him is due since, ``games.selectors.due``; ``None``: none is), ``my_bot`` (the
+    bot playing his seat after ``max_timeouts``, or ``""``) and ``my_resigned``.
     """
     mine = Seat.objects.filter(game=OuterRef("pk"), player=user)
     resigned = Event.objects.filter(game=OuterRef("pk"), kind="resign", actor=OuterRef("my_seat"))
@@ -27,7 +41,7 @@ def my_games(user: AbstractBaseUser, *, status: str | None = None) -> QuerySet[G
         Game.objects.filter(Q(id__in=Seat.objects.filter(player=user).values("game_id")) | Q(creator=user))
         .annotate(
             my_seat=Subquery(mine.values("number")[:1]),
-            my_to_act=Subquery(mine.values("to_act")[:1]),
+            my_due=Subquery(mine.filter(PERSON_DUE).values("due_since")[:1]),
             my_bot=Subquery(mine.values("bot")[:1]),
         )
         .annotate(
@@ -40,7 +54,8 @@ def my_games(user: AbstractBaseUser, *, status: str | None = None) -> QuerySet[G
     )
     if status is not None:
         games = games.filter(status=status)
-    return games.order_by("status_rank", F("my_to_act").desc(nulls_last=True), "-updated", "-id")
+    not_mine = ExpressionWrapper(Q(my_due__isnull=True), output_field=BooleanField())
+    return games.order_by("status_rank", not_mine, "-updated", "-id")
 
 
 def my_game_row(game: Game, user: AbstractBaseUser) -> dict[str, Any]:
@@ -49,10 +64,8 @@ def my_game_row(game: Game, user: AbstractBaseUser) -> dict[str, Any]:
     ``resigned``, ``created_by_me``, ``deadline`` and ``seconds_left`` (of the current decision, or
     ``None``), ``updated``. ``game`` comes from ``my_games(user)``."""
     deadline = game.deadline if game.status == GameStatus.ACTIVE else None
-    seconds_left = None if deadline is None else max(0, int((deadline - timezone.now()).total_seconds()))
     seat = game.my_seat  # type: ignore[attr-defined]
     bot = game.my_bot or ""  # type: ignore[attr-defined]
-    to_act = bool(game.my_to_act)  # type: ignore[attr-defined]
     return {
         "game": game.pk,
         "kind": game.kind,
@@ -60,11 +73,11 @@ def my_game_row(game: Game, user: AbstractBaseUser) -> dict[str, Any]:
         "version": game.version,
         "seat_count": game.seat_count,
         "seat": seat,
-        "my_turn": to_act and not bot and game.status == GameStatus.ACTIVE,
+        "my_turn": game.my_due is not None,  # type: ignore[attr-defined]
         "played_by_bot": bot or None,
         "resigned": bool(game.my_resigned),  # type: ignore[attr-defined]
         "created_by_me": game.creator_id == user.pk,
         "deadline": deadline,
-        "seconds_left": seconds_left,
+        "seconds_left": seconds_left(deadline, timezone.now()),
         "updated": game.updated,
     }

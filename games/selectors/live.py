@@ -1,6 +1,6 @@
 """Read models of the live streams (``games.api.streams``): a game's new log entries for one viewer, the versions
 the per-process hub polls, and what the caller's own stream announces (``turn.due``, ``game.started``,
-``game.finished``), derived from ``Seat.to_act``, the game's status and the log.
+``game.finished``), derived from the decisions due (``games.selectors.due``) and the game's status.
 
 Everything here is synchronous ORM code; the async views run it in worker threads.
 """
@@ -9,22 +9,20 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q
 from django.utils import timezone
 
+from games.messages import GAME_FINISHED, GAME_STARTED, TURN_DUE
 from games.models import Event, Game, GameStatus, Seat
+from games.selectors.due import Due, due_of
 from games.selectors.state import engine_of, game_state
 from games.selectors.views import game_events, game_get
 
 LIVE_STATUSES = (GameStatus.WAITING, GameStatus.ACTIVE)
 """A game in any other status (finished, or any end added later) never logs again."""
-
-NOT_DECISIONS = ("seat_taken", "shuffle")
-"""Log kinds that are not a seat's decision."""
 
 
 @dataclass(frozen=True)
@@ -106,15 +104,15 @@ def watched_versions(game_ids: Iterable[int], user_ids: Iterable[int]) -> tuple[
 
 @dataclass(frozen=True)
 class MyGame:
-    """One of the caller's games as his stream last saw it."""
+    """One of the caller's games as his stream last saw it: ``due``, the decision due from him then
+    (``games.selectors.due``), or ``None``."""
 
     game: int
     kind: str
     seat: int
     status: str
     version: int
-    to_act: bool
-    deadline: datetime | None
+    due: Due | None
 
 
 def my_games(user_id: int, *, also: Iterable[int] = ()) -> dict[int, MyGame]:
@@ -132,35 +130,10 @@ def my_games(user_id: int, *, also: Iterable[int] = ()) -> dict[int, MyGame]:
             seat=seat.number,
             status=seat.game.status,
             version=seat.game.version,
-            to_act=seat.to_act and seat.game.status == GameStatus.ACTIVE,
-            deadline=seat.game.deadline,
+            due=due_of(seat),
         )
         for seat in seats
     }
-
-
-def _turn_due(now: MyGame) -> dict[str, Any]:
-    seconds_left = None
-    if now.deadline is not None:
-        seconds_left = max(0, int((now.deadline - timezone.now()).total_seconds()))
-    deadline = None if now.deadline is None else now.deadline.isoformat().replace("+00:00", "Z")
-    return {
-        "game": now.game,
-        "kind": now.kind,
-        "seat": now.seat,
-        "version": now.version,
-        "deadline": deadline,
-        "seconds_left": seconds_left,
-    }
-
-
-def _acted_between(now: MyGame, before: MyGame) -> bool:
-    """Whether the seat made a decision (his own or a timeout's) in the log between the two versions."""
-    return (
-        Event.objects.filter(game_id=now.game, seq__gt=before.version, seq__lte=now.version, actor=now.seat)
-        .exclude(kind__in=NOT_DECISIONS)
-        .exists()
-    )
 
 
 def game_result(game_id: int, seat: int) -> dict[str, Any] | None:
@@ -185,21 +158,21 @@ def my_stream_news(before: dict[int, MyGame] | None, now: dict[int, MyGame]) -> 
     ``(name, payload)`` with name ``game.started``, ``turn.due`` or ``game.finished``.
 
     ``before`` ``None``: the stream has just opened, and announces the turns due now. A decision is announced
-    anew when the seat owes one it did not owe before, or owes one again after deciding (the log says so).
-    Payloads hold ids, versions, times and results: never a card.
+    when it is new: due from the seat since another entry than before (``Due.since``: after a decision of the
+    seat, a timeout's included, one due again is new). Payloads hold ids, versions, times and results: never a
+    card.
     """
     news: list[tuple[str, dict[str, Any]]] = []
+    moment = timezone.now()
     for game_id in sorted(now):
         game = now[game_id]
         old = None if before is None else before.get(game_id)
         base = {"game": game.game, "kind": game.kind, "seat": game.seat, "version": game.version}
         started = before is not None and game.status != GameStatus.WAITING and (old is None or old.status == "waiting")
         if started:
-            news.append(("game.started", base))
-        if game.to_act and (
-            old is None or not old.to_act or (old.version != game.version and _acted_between(game, old))
-        ):
-            news.append(("turn.due", _turn_due(game)))
+            news.append((GAME_STARTED, base))
+        if game.due is not None and (old is None or old.due is None or old.due.since != game.due.since):
+            news.append((TURN_DUE, game.due.to_json(moment)))
         if before is not None and game.status not in LIVE_STATUSES and (old is None or old.status in LIVE_STATUSES):
-            news.append(("game.finished", {**base, "result": game_result(game.game, game.seat)}))
+            news.append((GAME_FINISHED, {**base, "result": game_result(game.game, game.seat)}))
     return news

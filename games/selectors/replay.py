@@ -6,9 +6,8 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
-from games.engine.protocol import Action
 from games.models import Event, Game
-from games.selectors.state import engine_of
+from games.selectors.state import engine_of, state_at
 from games.selectors.views import event_json, game_seats, viewer_for
 from games.selectors.words import log_lines, seat_names
 from palace_api.errors import NotFoundError
@@ -30,13 +29,8 @@ def game_replay_step(
         raise NotFoundError("step_not_found", f"steps are numbered 1 to {game.version}")
     viewer = viewer_for(game, user, public_only=public_only)
     engine = engine_of(game)
-    rows = list(Event.objects.filter(game=game, seq__lte=step).order_by("seq"))
-    state = None
-    for row in rows:
-        if "action" in row.payload:
-            if state is None:
-                state = engine.new_game(game.options, game.seat_count)
-            state, _ = engine.apply(state, Action.from_json(row.payload["action"]))
+    state = state_at(game, step)
+    rows = list(Event.objects.filter(game=game, seq=step))  # this step's entry
     view = None if state is None else engine.view(state, viewer)
     seats = game_seats(game)
     entry = event_json(rows[-1], viewer)

@@ -1,4 +1,4 @@
-"""Loading a game's engine state: the latest snapshot plus a replay of the events after it.
+"""Loading a game's engine state at any version: the latest snapshot plus a replay of the events after it.
 
 States are immutable, so the last state loaded per game is kept in memory and reused when the
 game has not moved, or replayed forward when it has. Snapshots are written by the services every
@@ -61,36 +61,54 @@ def forget_states() -> None:
         _memory.clear()
 
 
-def game_state(game: Game, *, use_memory: bool = True, use_snapshots: bool = True) -> Any | None:
-    """The engine state after ``game.version`` events, or ``None`` before the match starts (or if it never did).
+def apply_entry(engine: EngineGame, game: Game, state: Any | None, payload: dict[str, Any]) -> Any | None:
+    """The state after one log entry (its ``payload``) of ``game``: its engine action applied to ``state``, the
+    match's initial state for the first one (``state`` ``None``); entries that are no engine action (seats
+    taken, a seat handed to the bot) leave it as it is. Raises ``EngineError`` only if the log is corrupt."""
+    if "action" not in payload:
+        return state
+    if state is None:
+        state = engine.new_game(game.options, game.seat_count)
+    state, _ = engine.apply(state, Action.from_json(payload["action"]))
+    return state
 
-    Starts from the newest of: the in-memory state, the latest snapshot, the initial state; then
-    replays the actions logged after it. Raises ``EngineError`` only if the log is corrupt.
+
+def state_at(game: Game, version: int, *, use_memory: bool = True, use_snapshots: bool = True) -> Any | None:
+    """The engine state after the first ``version`` entries of ``game``'s log, or ``None`` if the match had not
+    started by then (no entry up to ``version`` is an engine action: a game waiting, or cancelled, before it).
+
+    The one way the server reads a game, now or in the past (the view, replay, history, notices): it starts from
+    the newest of the in-memory state, the latest snapshot and the initial state that is at or before
+    ``version``, then applies the actions logged after it, up to ``version``. ``use_memory`` / ``use_snapshots``
+    ``False`` skip those starting points (tests and benchmarks compare them with a full replay). Raises
+    ``EngineError`` only if the log is corrupt.
     """
-    if game.status in (GameStatus.WAITING, GameStatus.CANCELLED):
-        return None
+    if version == game.version and game.status in (GameStatus.WAITING, GameStatus.CANCELLED):
+        return None  # no engine action logged: nothing to read
     engine = engine_of(game)
     start_version, state = 0, None
     if use_memory:
         remembered = _remembered(game)
-        if remembered is not None and remembered[0] <= game.version:
+        if remembered is not None and remembered[0] <= version:
             start_version, state = remembered
-    if use_snapshots and (state is None or game.version - start_version >= SNAPSHOT_EVERY):
+    if use_snapshots and (state is None or version - start_version >= SNAPSHOT_EVERY):
         snapshot = (
-            Snapshot.objects.filter(game=game, version__gt=start_version, version__lte=game.version)
+            Snapshot.objects.filter(game=game, version__gt=start_version, version__lte=version)
             .order_by("-version")
             .values_list("version", "state")
             .first()
         )
         if snapshot is not None:
             start_version, state = snapshot[0], engine.state_from_json(snapshot[1])
-    if state is None:
-        state = engine.new_game(game.options, game.seat_count)
-    if start_version < game.version:
-        payloads = Event.objects.filter(game=game, seq__gt=start_version, seq__lte=game.version).order_by("seq")
+    if start_version < version:
+        payloads = Event.objects.filter(game=game, seq__gt=start_version, seq__lte=version).order_by("seq")
         for payload in payloads.values_list("payload", flat=True).iterator():
-            if "action" in payload:
-                state, _ = engine.apply(state, Action.from_json(payload["action"]))
-    if use_memory:
-        remember_state(game, game.version, state)
+            state = apply_entry(engine, game, state, payload)
+    if use_memory and state is not None:
+        remember_state(game, version, state)
     return state
+
+
+def game_state(game: Game, *, use_memory: bool = True, use_snapshots: bool = True) -> Any | None:
+    """The engine state now: ``state_at(game, game.version)``."""
+    return state_at(game, game.version, use_memory=use_memory, use_snapshots=use_snapshots)

@@ -17,6 +17,7 @@ from django.utils import timezone
 from games.engine.protocol import SPECTATOR, STAFF, Viewer, action_for_viewer
 from games.engine.protocol import Event as EngineEvent
 from games.models import Event, Game, GameStatus, Seat
+from games.selectors.due import due_of, seats_due
 from games.selectors.state import engine_of, game_state
 from palace_api.errors import NotFoundError
 
@@ -122,32 +123,19 @@ def game_events(
 
 
 def my_turns(user: AbstractBaseUser) -> list[dict[str, Any]]:
-    """The caller's games where a decision is his, the nearest deadline first (no deadline last).
+    """The decisions due from the caller (``games.selectors.due``), the nearest deadline first (no deadline
+    last).
 
     Each: ``game``, ``kind``, ``seat``, ``version``, ``deadline`` and ``seconds_left`` (``None``
-    without a deadline). Reads only the ``Seat.to_act`` projection: no replay.
+    without a deadline). Reads only the projection (``Seat.due_since``): no replay.
     """
     now = timezone.now()
-    seats = (
-        # A seat the bot plays after its timeouts owes the caller nothing.
-        Seat.objects.filter(player=user, to_act=True, bot="", game__status=GameStatus.ACTIVE)
-        .select_related("game")
-        .order_by(F("game__deadline").asc(nulls_last=True), "game__updated")
-    )
+    seats = seats_due().filter(player=user).order_by(F("game__deadline").asc(nulls_last=True), "game__updated")
     out = []
     for seat in seats:
-        deadline = seat.game.deadline
-        seconds_left = None if deadline is None else max(0, int((deadline - now).total_seconds()))
-        out.append(
-            {
-                "game": seat.game_id,
-                "kind": seat.game.kind,
-                "seat": seat.number,
-                "version": seat.game.version,
-                "deadline": deadline,
-                "seconds_left": seconds_left,
-            }
-        )
+        due = due_of(seat)
+        if due is not None:
+            out.append({**due.to_json(now), "deadline": due.deadline})
     return out
 
 

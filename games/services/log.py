@@ -7,11 +7,10 @@ an ``IntegrityError`` there becomes a ``ConflictError`` and nothing is written.
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Case, Value, When
+from django.db.models import Case, F, PositiveIntegerField, Value, When
 from django.utils import timezone
 
 from games.engine.cards import parse_cards
@@ -19,6 +18,7 @@ from games.engine.chance import sample_shuffle
 from games.engine.protocol import Action
 from games.engine.protocol import Event as EngineEvent
 from games.models import Event, Game, GameStatus, Seat, Snapshot
+from games.selectors.due import deadline_after, since_after
 from games.selectors.state import SNAPSHOT_EVERY, engine_of, remember_state
 from games.services.scheduling import after_commit, announce_after_commit
 from palace_api.errors import ConflictError, UnprocessableError
@@ -58,18 +58,23 @@ def append_action(game: Game, state: Any, action: Action | None) -> tuple[Any, l
     """
     engine = engine_of(game)
     acting_before = set(engine.to_act(state))
+    due_before = set(engine.due_to_act(state))
+    # None: due since before these rows (Seat.due_since keeps its value); else the row that made it due.
+    since: dict[int, int | None] = dict.fromkeys(due_before)
     rows: list[Event] = []
     seq = game.version
     if action is not None:
         state, events = engine.apply(state, action)
         seq += 1
         rows.append(_row(game, seq, action, events))
+        since = since_after(since, due=engine.due_to_act(state), decided=action.seat, version=seq)
     while (request := engine.chance_request(state)) is not None:
         shuffle = _shuffle_for(game, request)
         state, events = engine.apply(state, shuffle)
         seq += 1
         rows.append(_row(game, seq, shuffle, events))
-    _write(game, state, rows, acting_before=acting_before)
+        since = since_after(since, due=engine.due_to_act(state), decided=None, version=seq)
+    _write(game, state, rows, acting_before=acting_before, due_before=due_before, since=since)
     return state, rows
 
 
@@ -135,30 +140,36 @@ def _announce(game: Game) -> None:
     announce_after_commit(game_id=game.pk, version=game.version, players=players)
 
 
-def _write(game: Game, state: Any, rows: list[Event], *, acting_before: set[int]) -> None:
+def _write(
+    game: Game,
+    state: Any,
+    rows: list[Event],
+    *,
+    acting_before: set[int],
+    due_before: set[int],
+    since: dict[int, int | None],
+) -> None:
     """Insert ``rows`` and update the projections to ``state``.
 
     ``acting_before``: ``to_act`` of the state the rows were applied to, which is what ``Seat.to_act``
     holds: every append to a started match comes here, and a waiting game's seats hold ``False``, as
-    the new game's ``to_act`` (empty while the first shuffle is due) says. The seats are written only
-    when it changes.
+    the new game's ``to_act`` (empty while the first shuffle is due) says. ``due_before``: ``due_to_act``
+    of that state, the seats whose ``Seat.due_since`` is set. ``since``: the seats due after the rows, each
+    with the row that made its decision due, or ``None`` for one whose decision is due since before them
+    (``games.selectors.due``). The seats are written only when one of the two changes. The deadline is
+    counted from the last row's time, as ``games.selectors.due`` counts it when it reads the past.
     """
     engine = engine_of(game)
     before = game.version
     _insert(game, rows)
     to_act = set(engine.to_act(state))
-    due = set(engine.due_to_act(state))
     game.status = GameStatus.FINISHED if engine.is_over(state) else GameStatus.ACTIVE
     acting = [bot for number, bot in seat_bots(game).items() if number in to_act]
-    humans_due = any(not bot for number, bot in seat_bots(game).items() if number in due)
-    if game.turn_timeout and humans_due:
-        game.deadline = timezone.now() + timedelta(seconds=game.turn_timeout)
-    else:
-        game.deadline = None
+    humans_due = any(not bot for number, bot in seat_bots(game).items() if number in since)
+    moment = rows[-1].created if rows else timezone.now()
+    game.deadline = deadline_after(moment, game.turn_timeout) if humans_due else None
     game.save(update_fields=["version", "status", "deadline", "updated"])
-    if to_act != acting_before:
-        acting_case = Case(When(number__in=to_act, then=Value(True)), default=Value(False))
-        Seat.objects.filter(game=game).update(to_act=acting_case)
+    _seats_write(game, to_act=to_act, acting_before=acting_before, since=since, due_before=due_before)
     if game.version // SNAPSHOT_EVERY > before // SNAPSHOT_EVERY:
         Snapshot.objects.create(game=game, version=game.version, state=engine.state_to_json(state))
     version = game.version
@@ -170,3 +181,20 @@ def _write(game: Game, state: Any, rows: list[Event], *, acting_before: set[int]
         bot_to_act=any(acting),
         timeout=game.turn_timeout if game.deadline is not None else None,
     )
+
+
+def _seats_write(
+    game: Game, *, to_act: set[int], acting_before: set[int], since: dict[int, int | None], due_before: set[int]
+) -> None:
+    """Write ``Seat.to_act`` and ``Seat.due_since`` (see ``_write``) in one statement, if either changed."""
+    started = {seat: version for seat, version in since.items() if version is not None}
+    if to_act == acting_before and not started and set(since) == due_before:
+        return
+    due_since = Case(
+        *(When(number=seat, then=Value(version)) for seat, version in started.items()),
+        When(number__in=list(since), then=F("due_since")),
+        default=Value(None),
+        output_field=PositiveIntegerField(),
+    )
+    acting = Case(When(number__in=to_act, then=Value(True)), default=Value(False))
+    Seat.objects.filter(game=game).update(to_act=acting, due_since=due_since)

@@ -9,6 +9,7 @@ from datetime import datetime
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Max
 from django.utils import timezone
 
 from games.models import Game
@@ -31,16 +32,15 @@ def turn_mails_make(*, now: datetime | None = None) -> int:
 
 @transaction.atomic
 def _make_turn_mail(owed: Owed, now: datetime) -> int:
-    # The person's row lock serialises two sweeps that overlap: the second finds the first's mail at the same
-    # version of the game, and drops that game.
+    # The person's row lock serialises two sweeps that overlap: the second finds the first's mail about the same
+    # decision (made at or after the entry it is due since), and drops that game.
     user = get_user_model().objects.select_for_update().get(pk=owed.user_id)
-    told = set(
-        MailGame.objects.filter(mail__user=user, mail__kind__in=TURN_KINDS, game__in=owed.games).values_list(
-            "game_id", "version"
-        )
-    )
+    told = MailGame.objects.filter(mail__user=user, mail__kind__in=TURN_KINDS, game__in=owed.games)
+    latest = dict(told.order_by().values("game_id").annotate(top=Max("version")).values_list("game_id", "top"))
     pairs = [
-        (game, seat) for game, seat in zip(owed.games, owed.seats, strict=True) if (game.pk, game.version) not in told
+        (game, seat)
+        for game, seat, since in zip(owed.games, owed.seats, owed.since, strict=True)
+        if latest.get(game.pk, -1) < (since or 0)
     ]
     if not pairs:
         return 0

@@ -49,11 +49,13 @@ def test_an_action_locks_the_game_and_reads_its_seats_in_one_query(table):
     assert sql[2].startswith("INSERT INTO")
 
 
-def test_an_action_after_which_the_same_seat_decides_leaves_the_seats_unwritten(table):
+def test_an_action_after_which_the_same_seat_decides_writes_the_seats_once(table):
+    """The buyer owes the discard step: a new decision (README, "Whose decision is due"), whose start
+    (``Seat.due_since``) is written with ``to_act`` in one statement."""
     table.view(0)
     with CaptureQueriesContext(connection) as captured:
         buy = table.act(0, "buy").json()
     assert buy["to_act"] == [0], "the buyer owes the discard step"
     sql = statements(captured)
-    assert len(sql) == 4, sql
-    assert not any(text.startswith('UPDATE "games_seat"') for text in sql)
+    assert len(sql) == 5, sql
+    assert [text for text in sql if text.startswith('UPDATE "games_seat"')] == [sql[4]]

@@ -210,8 +210,10 @@ def test_a_new_mail_after_the_person_acted_and_it_is_his_move_again(make_player,
     assert Mail.objects.filter(kind=MailKind.TURN).count() == 2
 
 
-def test_a_timeout_applied_for_him_is_not_acting(make_player, confirmed, heads_up):
-    """Someone away for days gets one mail per game, not one per timed-out decision."""
+def test_a_decision_due_again_after_a_timeout_is_mailed_anew(make_player, confirmed, heads_up):
+    """README, "Whose decision is due": a timeout's default action is the seat's decision, so the decision due
+    from him after it is a new one, mailed as the stream and webhooks announce it (with its new deadline); the
+    decision he was mailed about is not mailed twice."""
     from games.services.turns import timeout_apply
 
     alice, _ = make_player("alice")
@@ -219,10 +221,12 @@ def test_a_timeout_applied_for_him_is_not_acting(make_player, confirmed, heads_u
     confirmed(alice)
     game = heads_up(alice, bob, turn_timeout=3600)
     assert turn_mails_make(now=after_grace()) == 1
+    assert turn_mails_make(now=after_grace()) == 0
     Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=1))
     assert timeout_apply(game_id=game.pk) is True
     play_until_seat_acts_without(game, {1: bob}, waiting=0)
-    assert turn_mails_make(now=after_grace()) == 0
+    assert turn_mails_make(now=after_grace()) == 1
+    assert Mail.objects.filter(kind=MailKind.TURN).count() == 2
 
 
 def play_until_seat_acts_without(game: Game, users: dict, *, waiting: int) -> None:

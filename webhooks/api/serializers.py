@@ -7,9 +7,9 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from games.messages import WEBHOOK_EVENTS as EVENT_TYPES
 from palace_api.serializers import StrictSerializer
 from webhooks.models import Attempt, Endpoint
-from webhooks.selectors.notices import EVENT_TYPES
 from webhooks.services.url_guard import MAX_URL_LENGTH, SCHEME_PATTERN
 
 

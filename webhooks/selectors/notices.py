@@ -3,13 +3,12 @@
 A game's log (``games.models.Event``) is read between two versions; each *deriver* below turns that stretch
 into ``Notice`` records, one per recipient seat. Every card a notice shows comes from the per-viewer read of
 the log (``games.selectors.views.event_json`` for that seat), so a notice never holds a card its recipient may
-not know. A new event type (a later ``player.resigned``, a seat handed to a bot) is one more deriver in
-``DERIVERS`` and one more name in ``EVENT_TYPES``.
+not know. A new event type is one more deriver in ``DERIVERS`` and one more name in
+``games.messages.WEBHOOK_EVENTS``.
 """
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -17,20 +16,17 @@ from typing import Any
 
 from django.utils import timezone
 
-from games.engine.protocol import Action
-from games.models import Event, Game, GameStatus
-from games.selectors.state import engine_of, game_state
+from games.messages import (
+    GAME_FINISHED,
+    GAME_STARTED,
+    HAND_FINISHED,
+    PLAYER_RESIGNED,
+    SEAT_TO_BOT,
+    TURN_DUE,
+)
+from games.models import Event, Game
+from games.selectors.due import Due, decisions_after, handed_after
 from games.selectors.views import event_json, game_seats
-
-TURN_DUE = "turn.due"
-GAME_STARTED = "game.started"
-GAME_FINISHED = "game.finished"
-HAND_FINISHED = "hand.finished"
-PLAYER_RESIGNED = "player.resigned"
-SEAT_TO_BOT = "seat.to_bot"
-PING = "webhook.ping"
-EVENT_TYPES = (TURN_DUE, GAME_STARTED, GAME_FINISHED, HAND_FINISHED, PLAYER_RESIGNED, SEAT_TO_BOT)
-"""The event types an endpoint may subscribe to (``webhook.ping`` is sent on request only)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,8 +47,8 @@ class LogStretch:
 
     ``players``: seat -> player id, for every seat a person took; ``humans``: those of them the person still
     played at the stretch's end (not yet handed to a bot); ``handed_later``: seats handed to a bot after it, which
-    the seats as read say are the bot's. ``started``: the match began inside the stretch.
-    ``due_before`` / ``due_after``: the seats the game waited for before and after it (``due_to_act``).
+    the seats as read say are the bot's. ``started``: the match began inside the stretch. ``turns``: the persons'
+    decisions due after it that became due inside it (``games.selectors.due.decisions_after``).
     """
 
     game: Game
@@ -62,8 +58,7 @@ class LogStretch:
     humans: dict[int, int]
     handed_later: frozenset[int]
     started: bool
-    due_before: frozenset[int]
-    due_after: frozenset[int]
+    turns: list[Due]
     _views: dict[tuple[int, int], dict[str, Any]] = field(default_factory=dict)
 
     @property
@@ -86,24 +81,11 @@ def _engine_types(row: Event) -> set[str]:
 
 
 def turn_due(stretch: LogStretch) -> list[Notice]:
-    """``turn.due`` for each human seat the game waits for after the stretch and did not before it:
-    ``game``, ``kind``, ``seat``, ``version``, ``deadline`` (ISO 8601 or ``null``) and ``seconds_left``."""
-    game, last = stretch.game, stretch.last
-    deadline = game.deadline if game.version == last.seq else None
-    if game.version != last.seq and game.turn_timeout:
-        # The game has moved on since: its deadline then was set when this entry was written.
-        deadline = last.created + timezone.timedelta(seconds=game.turn_timeout)
-    seconds_left = None if deadline is None else max(0, int((deadline - timezone.now()).total_seconds()))
-    notices = []
-    for seat in sorted(stretch.due_after - stretch.due_before):
-        if seat in stretch.humans:
-            data = {
-                **stretch.base(seat, version=last.seq),
-                "deadline": None if deadline is None else _iso(deadline),
-                "seconds_left": seconds_left,
-            }
-            notices.append(Notice(TURN_DUE, seat, last.seq, last.created, data))
-    return notices
+    """``turn.due`` for each decision due from a person after the stretch that became due inside it
+    (``games.selectors.due``): ``game``, ``kind``, ``seat``, ``version``, ``deadline`` (ISO 8601 or ``null``)
+    and ``seconds_left``."""
+    last, now = stretch.last, timezone.now()
+    return [Notice(TURN_DUE, due.seat, last.seq, last.created, due.to_json(now)) for due in stretch.turns]
 
 
 def game_started(stretch: LogStretch) -> list[Notice]:
@@ -198,51 +180,18 @@ DERIVERS: tuple[Deriver, ...] = (game_started, seat_changes, hand_finished, game
 """In the order a stretch's notices are sent."""
 
 
-def _iso(moment: datetime) -> str:
-    return moment.isoformat().replace("+00:00", "Z")
-
-
-def _due_before(game: Game, first: int, *, started_before: bool) -> tuple[Any, frozenset[int]]:
-    """The engine state after ``first`` entries (``None`` before the match) and the seats it waits for."""
-    if not started_before:
-        return None, frozenset()
-    earlier = copy.copy(game)
-    earlier.version = first
-    earlier.status = GameStatus.ACTIVE
-    state = game_state(earlier)
-    return state, frozenset(engine_of(game).due_to_act(state))
-
-
-def _handed_after(game: Game, *, last: int) -> frozenset[int]:
-    """The seats of ``game`` (as ``game_get`` read it, maybe versions after ``last``) that a person took and the bot
-    was handed after entry ``last`` (``seat_to_bot``): still the person's in a stretch up to ``last``. Reads the
-    log only when a person's seat is the bot's now."""
-    if not any(seat.player_id is not None and seat.bot for seat in game.seats.all()):
-        return frozenset()
-    later = Event.objects.filter(game=game, kind="seat_to_bot", seq__gt=last, seq__lte=game.version)
-    return frozenset(later.values_list("actor", flat=True))
-
-
 def log_stretch(game: Game, *, first: int, last: int) -> LogStretch | None:
     """The stretch of ``game``'s log after version ``first`` up to ``last`` (``None`` if it holds no entry).
 
     ``game`` comes from ``games.selectors.views.game_get`` (seats and players loaded). Replays the engine from
-    the state after ``first`` through the stretch to know whose decision it was before and after.
+    ``state_at(game, first)`` through the stretch to know which decisions became due in it.
     """
     rows = list(Event.objects.filter(game=game, seq__gt=first, seq__lte=last).order_by("seq"))
     if not rows:
         return None
-    actions = [row for row in rows if "action" in row.payload]
     started_before = bool(first) and Event.objects.filter(game=game, seq__lte=first, payload__has_key="action").exists()
-    state, due_before = _due_before(game, first, started_before=started_before)
-    engine = engine_of(game)
-    if actions and state is None:
-        state = engine.new_game(game.options, game.seat_count)
-    for row in actions:
-        state, _ = engine.apply(state, Action.from_json(row.payload["action"]))
-    due_after = frozenset() if state is None else frozenset(engine.due_to_act(state))
     players = {seat.number: seat.player_id for seat in game.seats.all() if seat.player_id is not None}
-    handed_later = _handed_after(game, last=rows[-1].seq)
+    handed_later = handed_after(game, version=rows[-1].seq)
     humans = {
         seat.number: seat.player_id
         for seat in game.seats.all()
@@ -255,9 +204,8 @@ def log_stretch(game: Game, *, first: int, last: int) -> LogStretch | None:
         players=players,
         humans=humans,
         handed_later=handed_later,
-        started=bool(actions) and not started_before,
-        due_before=due_before,
-        due_after=due_after,
+        started=any("action" in row.payload for row in rows) and not started_before,
+        turns=decisions_after(game, first=first, rows=rows),
     )
 
 

@@ -6,12 +6,12 @@ but a ping to a disabled endpoint, a ping never retried, and a ping that succeed
 
 from __future__ import annotations
 
+from games.messages import PING
 from outbox.channels import Channel, Outcome, Refusal
 from outbox.models import DeliveryStatus
 from outbox.services import delivery_attempt
 from palace_api.errors import ApplicationError
 from webhooks.models import Attempt, Endpoint, Message
-from webhooks.selectors.notices import PING
 from webhooks.services.messages import body_text
 from webhooks.services.secret_box import unseal
 from webhooks.services.transport import post_signed

@@ -10,11 +10,12 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
+from games.messages import PING
+from games.messages import WEBHOOK_EVENTS as EVENT_TYPES
 from outbox.services import deliveries_queue, queued_now
 from palace_api.errors import ApplicationError, ConflictError
 from webhooks.models import Endpoint, Message
 from webhooks.selectors.endpoints import endpoint_of
-from webhooks.selectors.notices import EVENT_TYPES, PING
 from webhooks.services.delivery import WEBHOOKS
 from webhooks.services.messages import message_body, new_msg_id
 from webhooks.services.secret_box import seal
