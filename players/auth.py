@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core import signing
+from django.core.validators import RegexValidator
 from django.utils import timezone
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from knox.auth import TokenAuthentication as KnoxTokenAuthentication
 from knox.models import get_token_model
-from rest_framework import exceptions
+from rest_framework import exceptions, serializers
 from rest_framework.authentication import BaseAuthentication, get_authorization_header
 from rest_framework.request import Request
 
@@ -78,7 +80,12 @@ class TokenScheme(OpenApiAuthenticationExtension):
 STREAM_TOKEN_SALT = "palace.stream-token"  # noqa: S105  (a signing namespace, not a secret)
 STREAM_TOKEN_MAX_AGE = 60
 """Seconds a stream token stays good for opening a stream (a stream already open goes on)."""
+STREAM_TOKEN_MAX_LENGTH = 200
+"""The longest stream token accepted, in characters; those made here have about 80."""
+STREAM_TOKEN_PATTERN = r"^[A-Za-z0-9_.:-]+$"  # noqa: S105  (a grammar, not a secret)
+"""What Django's signing writes: URL-safe base64, ``.`` before a compressed payload, ``:`` between the parts."""
 _DIGEST_PREFIX = 32
+_STREAM_TOKEN = re.compile(STREAM_TOKEN_PATTERN)
 
 
 def stream_token_create(user: Any, auth_token: Any | None) -> str:
@@ -94,6 +101,19 @@ def stream_token_create(user: Any, auth_token: Any | None) -> str:
     return signing.dumps(payload, salt=STREAM_TOKEN_SALT, compress=True)
 
 
+class StreamTokenField(serializers.CharField):
+    """A stream endpoint's ``token`` query parameter, bounded: 1 to ``STREAM_TOKEN_MAX_LENGTH`` characters of
+    ``STREAM_TOKEN_PATTERN`` (400 ``invalid`` otherwise). Its signature, age and owner are
+    ``StreamTokenAuthentication``'s to check."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("required", False)
+        kwargs.setdefault("max_length", STREAM_TOKEN_MAX_LENGTH)
+        kwargs.setdefault("help_text", "A stream token (`me/stream-token/`) instead of a header.")
+        super().__init__(**kwargs)
+        self.validators.append(RegexValidator(STREAM_TOKEN_PATTERN, "Not a stream token."))
+
+
 class StreamTokenAuthentication(BaseAuthentication):
     """``?token=<stream token>`` (from ``POST /api/v1/me/stream-token/``), on the stream endpoints only.
 
@@ -105,6 +125,8 @@ class StreamTokenAuthentication(BaseAuthentication):
         raw = request.query_params.get("token")
         if not raw:
             return None
+        if len(raw) > STREAM_TOKEN_MAX_LENGTH or not _STREAM_TOKEN.fullmatch(raw):
+            raise exceptions.AuthenticationFailed("Invalid stream token.")
         try:
             payload = signing.loads(raw, salt=STREAM_TOKEN_SALT, max_age=STREAM_TOKEN_MAX_AGE)
         except signing.SignatureExpired as error:
