@@ -6,6 +6,7 @@
   refused before anything reads it (413 ``payload_too_large`` with ``limit``), and an error page that Django
   made in HTML (its DEBUG 404 and 500 pages, which bypass handler404/handler500) is answered in the API's JSON
   shape instead.
+- ``NulQueryMiddleware``: outside /api/, a query string with a NUL byte is a 400 page (PostgreSQL stores none).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import time
 from collections.abc import Callable
 
 from django.conf import settings
+from django.core.exceptions import BadRequest
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
 from palace_api.errors import API_PREFIX, ErrorCode, error_body
@@ -83,3 +85,20 @@ class ApiErrorMiddleware:
             status = response.status_code
             response = JsonResponse(error_body(*known), status=status)
         return response
+
+
+class NulQueryMiddleware:
+    """Outside /api/, a query string holding a NUL byte (``%00``) is a 400 page before any view reads it.
+
+    PostgreSQL keeps no NUL in text, so a filter or a search of the admin with one fails in the database: a 500.
+    The pages' own parameters are parsed strictly where they are read (``web.forms``), and under /api/ each
+    parameter's serializer refuses a NUL by name (400 ``invalid``).
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if not request.path_info.startswith(API_PREFIX) and "%00" in request.META.get("QUERY_STRING", ""):
+            raise BadRequest("a NUL byte in the query string")
+        return self.get_response(request)

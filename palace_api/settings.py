@@ -56,6 +56,7 @@ MIDDLEWARE = [
     "palace_api.middleware.RequestLogMiddleware",
     # Before anything reads a body or renders an error page (palace_api/middleware.py).
     "palace_api.middleware.ApiErrorMiddleware",
+    "palace_api.middleware.NulQueryMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Static files (htmx, the pages' CSS, the admin's) from the app itself, before anything else reads the request.
     "whitenoise.middleware.WhiteNoiseMiddleware",
