@@ -35,7 +35,7 @@ from players.auth import (
     StreamTokenAuthentication,
     StreamTokenField,
     TokenAuthentication,
-    stream_token_create,
+    stream_token_for,
 )
 
 PAGE = 200
@@ -301,7 +301,8 @@ class StreamTokenView(APIView):
     )
     def post(self, request: Request) -> Response:
         """A token that opens your streams as `?token=` for 60 s, for browsers' `EventSource`, which cannot send
-        an `Authorization` header. A stream opened with it stays open; revoking your API token voids it."""
+        an `Authorization` header. A stream opened with it stays open; revoking your API token (`auth/logout/`),
+        or logging out of the session that asked for it, voids it."""
         query(request, NoQuery)
-        token = stream_token_create(request.user, request.auth)
+        token = stream_token_for(request)
         return Response(StreamTokenOutput({"token": token, "expires_in": STREAM_TOKEN_MAX_AGE}).data, status=201)

@@ -20,7 +20,7 @@ from games.selectors.replay import game_replay_step
 from games.services import action_submit_idempotent
 from games.services.lifecycle import game_resign
 from palace_api.errors import ApplicationError, NotFoundError
-from players.auth import stream_token_create
+from players.auth import stream_token_for
 from web.forms import ActForm, seq_parameter
 from web.registry import table_kind
 from web.tables import log_lines, seat_names
@@ -123,11 +123,11 @@ def table_act(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 def table_stream(request: HttpRequest, game_id: int) -> HttpResponse:
     """Where the page's ``EventSource`` follows this game: the API's game stream after the version the page shows,
-    with a stream token of the session's user (60 s to connect; asked again for each connection). An ``after``
-    that is not a seq is a 400 page."""
+    with a stream token of the session (60 s to connect; asked again for each connection; void once the session
+    logs out). An ``after`` that is not a seq is a 400 page."""
     game = _game(game_id)
     after = seq_parameter(request.GET, "after", default=game.version)
-    token = stream_token_create(request.user, None)
+    token = stream_token_for(request)
     url = reverse("game-stream", kwargs={"game_id": game.pk})
     return JsonResponse({"url": f"{url}?{urlencode({'token': token, 'after': after})}"})
 
