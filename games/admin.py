@@ -14,6 +14,7 @@ its own templates, ``admin/games/<slug>/hand_list.html`` and ``hand_detail.html`
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from django.contrib import admin
@@ -75,7 +76,8 @@ class PlayerListFilter(admin.SimpleListFilter):
         value = self.value()
         if value is None:
             return queryset
-        if not value.isdigit():
+        # ASCII digits of a 64-bit id only: str.isdigit() lets "²" and 10,000 digits through to int(), a 500.
+        if not re.fullmatch(r"[0-9]{1,18}", value):
             return queryset.none()
         return queryset.filter(seats__player_id=int(value)).distinct()
 

@@ -14,6 +14,7 @@
   (the API, the pages' forms, multipart): 413 with ``Connection: close``, so a client that stopped sending the
   body (``Expect: 100-continue`` gets no ``100 Continue``) never has its next request read as that body. The body
   of any other method, which nothing reads, is drained and dropped.
+- ``NulQueryMiddleware``: outside /api/, a query string with a NUL byte is a 400 page (PostgreSQL stores none).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from typing import Any
 from csp.constants import SELF, UNSAFE_INLINE
 from csp.middleware import CSPMiddleware, PolicyParts
 from django.conf import settings
+from django.core.exceptions import BadRequest
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.http.response import HttpResponseBase
 from rest_framework.renderers import BrowsableAPIRenderer
@@ -251,3 +253,20 @@ async def _refuse(scope: Scope, receive: Receive, send: Send, limit: int, *, lin
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(_drain(receive), LINGER_SECONDS)
         await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+
+class NulQueryMiddleware:
+    """Outside /api/, a query string holding a NUL byte (``%00``) is a 400 page before any view reads it.
+
+    PostgreSQL keeps no NUL in text, so a filter or a search of the admin with one fails in the database: a 500.
+    The pages' own parameters are parsed strictly where they are read (``web.forms``), and under /api/ each
+    parameter's serializer refuses a NUL by name (400 ``invalid``).
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if not request.path_info.startswith(API_PREFIX) and "%00" in request.META.get("QUERY_STRING", ""):
+            raise BadRequest("a NUL byte in the query string")
+        return self.get_response(request)

@@ -58,6 +58,7 @@ MIDDLEWARE = [
     "palace_api.middleware.RequestLogMiddleware",
     # Before anything reads a body or renders an error page (palace_api/middleware.py).
     "palace_api.middleware.ApiErrorMiddleware",
+    "palace_api.middleware.NulQueryMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Content-Security-Policy on every response (CONTENT_SECURITY_POLICY below), error pages included.
     "palace_api.middleware.ContentSecurityPolicyMiddleware",

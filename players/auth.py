@@ -1,18 +1,26 @@
-"""Token authentication: knox's, with a cheaper clean-up; and short-lived signed stream tokens (``?token=``)."""
+"""Token authentication: knox's, with a cheaper clean-up; and short-lived signed stream tokens (``?token=``),
+each tied to the API token or the logged-in session that asked for it."""
 
 from __future__ import annotations
 
+import re
+from importlib import import_module
 from typing import Any
 
-from django.contrib.auth import get_user_model
+from django.conf import settings
+from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, get_user_model
 from django.core import signing
+from django.core.validators import RegexValidator
 from django.utils import timezone
+from django.utils.crypto import constant_time_compare
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from knox.auth import TokenAuthentication as KnoxTokenAuthentication
 from knox.models import get_token_model
-from rest_framework import exceptions
+from rest_framework import exceptions, serializers
 from rest_framework.authentication import BaseAuthentication, get_authorization_header
 from rest_framework.request import Request
+
+from players.selectors import stream_grant_session
 
 SCHEMES = (b"token", b"bearer")
 """``Authorization`` schemes that carry a token, compared without case: knox's ``Token`` and the ``Bearer``
@@ -78,33 +86,78 @@ class TokenScheme(OpenApiAuthenticationExtension):
 STREAM_TOKEN_SALT = "palace.stream-token"  # noqa: S105  (a signing namespace, not a secret)
 STREAM_TOKEN_MAX_AGE = 60
 """Seconds a stream token stays good for opening a stream (a stream already open goes on)."""
+STREAM_TOKEN_MAX_LENGTH = 200
+"""The longest stream token accepted, in characters; those made here have about 80."""
+STREAM_TOKEN_PATTERN = r"^[A-Za-z0-9_.:-]+$"  # noqa: S105  (a grammar, not a secret)
+"""What Django's signing writes: URL-safe base64, ``.`` before a compressed payload, ``:`` between the parts."""
 _DIGEST_PREFIX = 32
+_STREAM_TOKEN = re.compile(STREAM_TOKEN_PATTERN)
 
 
-def stream_token_create(user: Any, auth_token: Any | None) -> str:
+def stream_token_for(request: Any) -> str:
     """A signed token that opens the caller's event streams as ``?token=``, for ``STREAM_TOKEN_MAX_AGE``
     seconds: browsers' ``EventSource`` cannot send an ``Authorization`` header.
 
-    ``auth_token``: the knox token of the request (``None`` for a session): the stream token dies with it, so
-    revoking the API token also refuses its stream tokens. Nothing is stored: the token is its own proof.
+    ``request``: DRF's or Django's, authenticated. The stream token dies with what authenticated it: the knox
+    token of the request (``auth/logout/`` revokes it), else the request's logged-in session (logging out of
+    the pages or the admin ends it; a ``StreamGrant`` row names that session). Raises ``AuthenticationFailed``
+    (401) for a request with neither.
     """
+    user = request.user
+    auth_token = getattr(request, "auth", None)
     payload: dict[str, Any] = {"u": user.pk}
-    if auth_token is not None:
+    if isinstance(auth_token, get_token_model()):
         payload["d"] = auth_token.digest[:_DIGEST_PREFIX]
+    else:
+        session_key = getattr(getattr(request, "session", None), "session_key", None)
+        if session_key is None:
+            raise exceptions.AuthenticationFailed("Stream tokens are given to an API token or a logged-in session.")
+        # Imported here: DRF imports this module while rest_framework.views loads, which the services import.
+        from players.services import stream_grant_create
+
+        payload["g"] = stream_grant_create(user=user, session_key=session_key, lifetime=STREAM_TOKEN_MAX_AGE).pk
     return signing.dumps(payload, salt=STREAM_TOKEN_SALT, compress=True)
+
+
+def _session_is_logged_in(session_key: str, user: Any) -> bool:
+    """Whether the session ``session_key`` is still logged in as ``user``: not logged out, flushed or expired,
+    and logged in with the password the user has now (a password change ends the other sessions), as
+    ``django.contrib.auth.get_user`` checks a session."""
+    session = import_module(settings.SESSION_ENGINE).SessionStore(session_key)
+    if session.get(SESSION_KEY) != user._meta.pk.value_to_string(user):
+        return False
+    session_hash = session.get(HASH_SESSION_KEY) or ""
+    known = [user.get_session_auth_hash(), *user.get_session_auth_fallback_hash()]
+    return any(constant_time_compare(session_hash, expected) for expected in known)
+
+
+class StreamTokenField(serializers.CharField):
+    """A stream endpoint's ``token`` query parameter, bounded: 1 to ``STREAM_TOKEN_MAX_LENGTH`` characters of
+    ``STREAM_TOKEN_PATTERN`` (400 ``invalid`` otherwise). Its signature, age and owner are
+    ``StreamTokenAuthentication``'s to check."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("required", False)
+        kwargs.setdefault("max_length", STREAM_TOKEN_MAX_LENGTH)
+        kwargs.setdefault("help_text", "A stream token (`me/stream-token/`) instead of a header.")
+        super().__init__(**kwargs)
+        self.validators.append(RegexValidator(STREAM_TOKEN_PATTERN, "Not a stream token."))
 
 
 class StreamTokenAuthentication(BaseAuthentication):
     """``?token=<stream token>`` (from ``POST /api/v1/me/stream-token/``), on the stream endpoints only.
 
     Returns ``None`` when the query has no ``token``; raises ``AuthenticationFailed`` (401) for a token that is
-    malformed, forged, older than ``STREAM_TOKEN_MAX_AGE`` seconds, or whose API token was revoked.
+    malformed, forged, older than ``STREAM_TOKEN_MAX_AGE`` seconds, or whose API token was revoked or whose
+    session logged out.
     """
 
     def authenticate(self, request: Any) -> tuple[Any, None] | None:
         raw = request.query_params.get("token")
         if not raw:
             return None
+        if len(raw) > STREAM_TOKEN_MAX_LENGTH or not _STREAM_TOKEN.fullmatch(raw):
+            raise exceptions.AuthenticationFailed("Invalid stream token.")
         try:
             payload = signing.loads(raw, salt=STREAM_TOKEN_SALT, max_age=STREAM_TOKEN_MAX_AGE)
         except signing.SignatureExpired as error:
@@ -114,9 +167,16 @@ class StreamTokenAuthentication(BaseAuthentication):
         user = get_user_model().objects.filter(pk=payload.get("u"), is_active=True).first()
         if user is None:
             raise exceptions.AuthenticationFailed("Invalid stream token.")
-        prefix = payload.get("d")
-        if prefix is not None and not get_token_model().objects.filter(user=user, digest__startswith=prefix).exists():
-            raise exceptions.AuthenticationFailed("The API token behind this stream token was revoked.")
+        prefix, grant = payload.get("d"), payload.get("g")
+        if prefix is not None:
+            if not get_token_model().objects.filter(user=user, digest__startswith=prefix).exists():
+                raise exceptions.AuthenticationFailed("The API token behind this stream token was revoked.")
+        elif grant is None:
+            raise exceptions.AuthenticationFailed("Invalid stream token.")
+        else:
+            session_key = stream_grant_session(grant_id=grant, user=user)
+            if session_key is None or not _session_is_logged_in(session_key, user):
+                raise exceptions.AuthenticationFailed("The session behind this stream token has logged out.")
         return user, None
 
     def authenticate_header(self, request: Any) -> str:

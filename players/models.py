@@ -38,3 +38,18 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class StreamGrant(models.Model):
+    """The session behind a stream token that a logged-in session asked for (the table pages, or the API used
+    with a session): the token opens streams only while that session is still logged in as ``user``
+    (``players.auth``), so logging out ends it. A token asked for with an API token is tied to that token
+    instead and needs no row. Rows older than a token's life are deleted as new ones are made."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    # Django's session key (django.contrib.sessions: 32 characters, at most 40); the sessions table holds it too.
+    session_key = models.CharField(max_length=40)
+    created = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    def __str__(self) -> str:
+        return f"stream grant {self.pk} of user {self.user_id}"

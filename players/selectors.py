@@ -7,7 +7,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from knox.models import get_token_model
 
-from players.models import Player
+from players.models import Player, StreamGrant
 
 
 def player_for_user(*, user: AbstractBaseUser | AnonymousUser) -> Player | None:
@@ -22,3 +22,11 @@ def tokens_of(*, user: AbstractBaseUser) -> list[dict[str, Any]]:
     ``expiry`` (``None``: never)."""
     rows = get_token_model().objects.filter(user_id=user.pk).order_by("-created")
     return [{"key": row.token_key, "created": row.created, "expiry": row.expiry} for row in rows]
+
+
+def stream_grant_session(*, grant_id: Any, user: AbstractBaseUser) -> str | None:
+    """The session key behind ``user``'s stream grant ``grant_id`` (``players.models.StreamGrant``), or None
+    when there is no such grant of that user (or ``grant_id`` is no id at all)."""
+    if not isinstance(grant_id, int):
+        return None
+    return StreamGrant.objects.filter(pk=grant_id, user_id=user.pk).values_list("session_key", flat=True).first()

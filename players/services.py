@@ -7,17 +7,19 @@ prefix) is stored. Player tokens never expire; staff tokens expire after REST_KN
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 from django.contrib.auth import authenticate, get_user_model
 from django.contrib.auth.models import User, update_last_login
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from knox.models import AbstractAuthToken, get_token_model
 from knox.settings import knox_settings
 
 from palace_api.errors import ApplicationError, ConflictError, ErrorCode, NotFoundError
-from players.models import NAME_MAX_LENGTH, Player
+from players.models import NAME_MAX_LENGTH, Player, StreamGrant
 
 NAME_PATTERN = re.compile(rf"[A-Za-z0-9_.-]{{1,{NAME_MAX_LENGTH}}}")
 
@@ -119,3 +121,11 @@ def staff_ensure(*, username: str, password: str) -> User | None:
     if model.objects.filter(is_staff=True).exists():
         return None
     return model.objects.create_superuser(username=username, password=password)
+
+
+@transaction.atomic
+def stream_grant_create(*, user: User, session_key: str, lifetime: int) -> StreamGrant:
+    """Record that ``user``'s logged-in session ``session_key`` asked for a stream token living ``lifetime``
+    seconds (``players.auth.stream_token_for``), and delete the records of tokens that have died since."""
+    StreamGrant.objects.filter(created__lt=timezone.now() - timedelta(seconds=lifetime)).delete()
+    return StreamGrant.objects.create(user=user, session_key=session_key)

@@ -1,16 +1,89 @@
 """The pages' forms. A table's options form is generated from the engine's option definitions
-(``games.selectors.options.option_fields``); the engine, through ``game_create``, still decides."""
+(``games.selectors.options.option_fields``); the engine, through ``game_create``, still decides.
+
+Every field a page posts is bounded here before a service sees it (README, "The browser table"): a checkbox or a
+button read by its presence takes only the value the page gives it, a number only ASCII digits; a form that
+refuses its data is answered with a 400 page.
+"""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django import forms
+from django.core.exceptions import BadRequest
+from django.core.validators import RegexValidator
+from django.http import QueryDict
+from knox.settings import CONSTANTS
 
 from games.engine.option_fields import BOOL, CHOICE, INT, SEAT, OptionField
+from games.inputs import validate_idempotency_key
 
 SEATS_MAX = 10
 BLANK = ""
+SEQ_MAX = 2**31 - 1
+"""The highest game version or log seq a page sends."""
+_SEQ = re.compile(r"[0-9]{1,10}")
+PRINTABLE_ASCII = RegexValidator(r"^[!-~]+$", "Printable ASCII only, without spaces.")
+
+
+def parse_seq(value: str) -> int:
+    """A version, seq or chip count as a page writes it: 1 to 10 ASCII digits, at most ``SEQ_MAX``. Raises
+    ``ValueError`` for anything else (``int()`` alone takes "١٢", "+1", " 1" and 4,300 digits)."""
+    if not _SEQ.fullmatch(value) or int(value) > SEQ_MAX:
+        raise ValueError(f"not a number from 0 to {SEQ_MAX}: {value[:20]!r}")
+    return int(value)
+
+
+def seq_parameter(query: QueryDict, name: str, *, default: int) -> int:
+    """The query parameter ``name`` as a version or seq (``parse_seq``), or ``default`` without one. Raises
+    ``BadRequest`` (a 400 page) for a value that is not one, the empty one included."""
+    if name not in query:
+        return default
+    try:
+        return parse_seq(query[name])
+    except ValueError as error:
+        raise BadRequest(f"?{name}= {error}") from None
+
+
+NEXT_MAX_LENGTH = 2000
+"""The longest ``next`` (where the log-in page goes after): a path of this site, as ``login_required`` writes it."""
+_LOCAL_PATH = re.compile(r"/(?![/\\])[!-~]*")
+
+
+def is_local_path(value: str) -> bool:
+    """Whether ``value`` is a path of this site as ``login_required`` writes one into ``next``: ``/`` then
+    printable ASCII (the rest is percent-encoded), not ``//`` or ``/\\`` (another host), at most
+    ``NEXT_MAX_LENGTH`` characters."""
+    return len(value) <= NEXT_MAX_LENGTH and _LOCAL_PATH.fullmatch(value) is not None
+
+
+class _Raw(forms.CheckboxInput):
+    """A checkbox as posted: the value sent, or None when the box is not ticked (Django's widget turns any value
+    into True, so a field could not tell the page's own ``on`` from anything else)."""
+
+    def value_from_datadict(self, data: Any, files: Any, name: str) -> Any:
+        return data.get(name)
+
+
+class Flag(forms.BooleanField):
+    """A checkbox (``on``, the value a browser sends for a ticked box) or a submit button without a value
+    (``value=""``) read by its presence: absent is False, present with that value True, any other value refused."""
+
+    widget = _Raw
+
+    def __init__(self, *, sent: str = "on", **kwargs: Any) -> None:
+        kwargs.setdefault("required", False)
+        super().__init__(**kwargs)
+        self.sent = sent
+
+    def to_python(self, value: Any) -> bool:
+        if value is None:
+            return False
+        if value == self.sent:
+            return True
+        raise forms.ValidationError(f"Only {self.sent!r} is sent here.", code="invalid")
 
 
 class SignupForm(forms.Form):
@@ -30,6 +103,15 @@ class SignupForm(forms.Form):
         return data
 
 
+class _OptionalChoice(forms.ChoiceField):
+    """A choice that may be left out (the engine's default then), but not sent empty: its list offers no blank."""
+
+    def to_python(self, value: Any) -> str:
+        if value == BLANK and not self.valid_value(BLANK):
+            raise forms.ValidationError("Choose one of the options.", code="invalid_choice")
+        return super().to_python(value)
+
+
 def _seat_choices(blank: str) -> list[tuple[str, str]]:
     return [(BLANK, blank), *((str(n), f"seat {n}") for n in range(SEATS_MAX))]
 
@@ -37,7 +119,7 @@ def _seat_choices(blank: str) -> list[tuple[str, str]]:
 def _form_field(option: OptionField, default: Any) -> forms.Field:
     help_text = option.help
     if option.kind == BOOL:
-        return forms.BooleanField(required=False, label=option.label, help_text=help_text, initial=default)
+        return Flag(label=option.label, help_text=help_text, initial=default)
     if option.kind == INT:
         if option.optional:
             help_text = f"{help_text}; blank: {option.null_means}".lstrip("; ")
@@ -61,7 +143,7 @@ def _form_field(option: OptionField, default: Any) -> forms.Field:
         choices = [(value, value.replace("_", " ")) for value in option.choices]
         if option.seat_allowed:
             choices += _seat_choices("")[1:]
-        return forms.ChoiceField(
+        return _OptionalChoice(
             required=False, label=option.label, help_text=help_text, choices=choices, initial=default
         )
     raise ValueError(f"unknown option kind {option.kind!r}")
@@ -78,6 +160,7 @@ class TableForm(forms.Form):
         label="Seconds per decision",
         help_text="blank: no time limit",
     )
+    sit = Flag(label="Take a seat myself")
 
     def __init__(
         self, *args: Any, option_fields: tuple[OptionField, ...], defaults: dict[str, Any], **kwargs: Any
@@ -110,3 +193,90 @@ class TableForm(forms.Form):
     def option_groups(self) -> list[forms.BoundField]:
         """The bound fields of the options, in the engine's order."""
         return [self[f"option_{option.name}"] for option in self.option_fields]
+
+
+class ActForm(forms.Form):
+    """One decision from a table's form: ``act`` (the button pressed: ``<type>`` or ``<type>@<target>``),
+    ``version`` (the game's version the page showed), ``idempotency_key`` (the page's own, so a form sent twice
+    acts once; optional), ``amount-<type>`` (chips: each control has its own field, all are bounded and the
+    pressed one's is used) and ``cards`` (the ticked codes, read by the rules). The rules judge the decision;
+    this form only its shape. ``cleaned_data["body"]`` is the action as ``action_submit_idempotent`` takes it.
+    """
+
+    act = forms.RegexField(r"^[a-z_]{1,32}(?:@[0-9]{1,4})?$", max_length=37)
+    version = forms.CharField(max_length=10, strip=False)
+    # Left out, the action is sent without a key; sent, even empty, it must be a key (games.inputs).
+    idempotency_key = forms.CharField(required=False, strip=False)
+
+    def clean_idempotency_key(self) -> str | None:
+        if "idempotency_key" not in self.data:
+            return None
+        validate_idempotency_key(self.data["idempotency_key"])
+        return self.data["idempotency_key"]
+
+    def clean_version(self) -> int:
+        try:
+            return parse_seq(self.cleaned_data["version"])
+        except ValueError as error:
+            raise forms.ValidationError(str(error)) from None
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        amounts: dict[str, int] = {}
+        for name in self.data:
+            if name.startswith("amount-") and self.data[name].strip():
+                try:
+                    amounts[name] = parse_seq(self.data[name].strip())
+                except ValueError as error:
+                    raise forms.ValidationError(f"{name}: {error}") from None
+        if "act" in data:
+            type_, _, target = data["act"].partition("@")
+            data["body"] = {"type": type_, "cards": self.data.getlist("cards")}
+            if target:
+                data["body"]["target"] = int(target)
+            if f"amount-{type_}" in amounts:
+                data["body"]["amount"] = amounts[f"amount-{type_}"]
+            if "version" in data:
+                data["body"]["expected_version"] = data["version"]
+        return data
+
+
+class BotForm(forms.Form):
+    """The bot a table's creator seats: one of the game's bots (``bot_names``)."""
+
+    bot = forms.ChoiceField()
+
+    def __init__(self, *args: Any, bots: list[str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["bot"].choices = [(name, name) for name in bots]
+
+
+class TokenForm(forms.Form):
+    """The tokens page: ``revoke`` (the button on a token's row, valued with its lookup prefix) or ``create``."""
+
+    revoke = forms.CharField(
+        required=False, max_length=CONSTANTS.TOKEN_KEY_LENGTH, strip=False, validators=[PRINTABLE_ASCII]
+    )
+    create = Flag(sent="")
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if "revoke" in self.data and not data.get("revoke") and "revoke" not in self.errors:
+            raise forms.ValidationError("Which token? The revoke button names it.")
+        if "revoke" not in self.data and not data.get("create"):
+            raise forms.ValidationError("Nothing was asked.")
+        return data
+
+
+class EmailPreferencesForm(forms.Form):
+    """The kinds of mail a player wants: two checkboxes and the Save button."""
+
+    preferences = Flag(sent="")
+    turn = Flag()
+    finished = Flag()
+
+
+class EmailRemoveForm(forms.Form):
+    """The Remove button of the email page."""
+
+    remove = Flag(sent="")

@@ -10,7 +10,7 @@ app_name = "web"
 urlpatterns = [
     path("", lobby.lobby, name="lobby"),
     path("signup/", accounts.signup, name="signup"),
-    path("login/", auth_views.LoginView.as_view(template_name="web/login.html"), name="login"),
+    path("login/", accounts.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("tokens/", accounts.tokens, name="tokens"),
     path("email/", accounts.email, name="email"),

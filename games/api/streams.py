@@ -15,7 +15,7 @@ from typing import Any
 
 from django.conf import settings
 from django.http import HttpResponse, HttpResponseBase, StreamingHttpResponse
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.renderers import JSONRenderer
@@ -23,6 +23,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.api.headers import LAST_EVENT_ID, last_event_id
 from games.api.hub import FeedPage, GameFeed, database, hub
 from games.api.serializers import EventOutput, render
 from games.api.views import GAME_NOT_FOUND
@@ -30,7 +31,13 @@ from games.messages import STREAM_EVENTS
 from games.selectors import live
 from palace_api.errors import NO_BODY, ApplicationError, ErrorCode, NotFoundError, error_responses
 from palace_api.serializers import NoQuery, StrictSerializer, query
-from players.auth import STREAM_TOKEN_MAX_AGE, StreamTokenAuthentication, TokenAuthentication, stream_token_create
+from players.auth import (
+    STREAM_TOKEN_MAX_AGE,
+    StreamTokenAuthentication,
+    StreamTokenField,
+    TokenAuthentication,
+    stream_token_for,
+)
 
 PAGE = 200
 """Log entries read per query while a stream catches up."""
@@ -104,26 +111,14 @@ class GameStreamQuery(StrictSerializer):
     follow = serializers.BooleanField(
         required=False, default=True, help_text="false: send what there is now, then end the stream."
     )
-    token = serializers.CharField(required=False, help_text="A stream token (`me/stream-token/`) instead of a header.")
+    token = StreamTokenField()
 
 
 class MyStreamQuery(StrictSerializer):
     follow = serializers.BooleanField(
         required=False, default=True, help_text="false: send the turns due now, then end the stream."
     )
-    token = serializers.CharField(required=False, help_text="A stream token (`me/stream-token/`) instead of a header.")
-
-
-def _start_after(request: Request, after: int) -> int:
-    """Where the stream resumes: ``Last-Event-ID`` (what ``EventSource`` sends when it reconnects) before
-    ``?after=``. Raises ``ValidationError`` (400 ``invalid``) for a header that is not a seq."""
-    header = (request.headers.get("Last-Event-ID") or "").strip()
-    if header == "":
-        return after
-    value = int(header) if header.isdecimal() else -1
-    if not 0 <= value < 2**31:
-        raise serializers.ValidationError({"Last-Event-ID": [f"An integer from 0 to {2**31 - 1}."]})
-    return value
+    token = StreamTokenField()
 
 
 def _stream(body: AsyncIterator[bytes], waiter: Any) -> StreamingHttpResponse:
@@ -170,12 +165,7 @@ class GameStreamView(AsyncAPIView):
         operation_id="games_stream",
         parameters=[
             GameStreamQuery,
-            OpenApiParameter(
-                "Last-Event-ID",
-                {"type": "integer", "minimum": 0, "maximum": 2**31 - 1},
-                OpenApiParameter.HEADER,
-                description="Resume after this seq (wins over after).",
-            ),
+            LAST_EVENT_ID,
         ],
         responses={
             (200, EVENT_STREAM): STREAM_RESPONSE,
@@ -188,7 +178,8 @@ class GameStreamView(AsyncAPIView):
         reconnecting: `EventSource` sends the last `id` it saw as `Last-Event-ID`. With `follow=false`, the
         entries there are now, then the stream ends (a catch-up read)."""
         params = query(request, GameStreamQuery)
-        after = _start_after(request, params["after"])
+        resume = last_event_id(request)  # what EventSource sends when it reconnects wins over ?after=
+        after = params["after"] if resume is None else resume
         user = request.user
         waiter = hub().watch(game=game_id)  # before the first read: a move in between wakes it
         try:
@@ -311,7 +302,8 @@ class StreamTokenView(APIView):
     )
     def post(self, request: Request) -> Response:
         """A token that opens your streams as `?token=` for 60 s, for browsers' `EventSource`, which cannot send
-        an `Authorization` header. A stream opened with it stays open; revoking your API token voids it."""
+        an `Authorization` header. A stream opened with it stays open; revoking your API token (`auth/logout/`),
+        or logging out of the session that asked for it, voids it."""
         query(request, NoQuery)
-        token = stream_token_create(request.user, request.auth)
+        token = stream_token_for(request)
         return Response(StreamTokenOutput({"token": token, "expires_in": STREAM_TOKEN_MAX_AGE}).data, status=201)

@@ -9,6 +9,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.api.headers import IDEMPOTENCY_KEY, IF_NONE_MATCH, idempotency_key, not_modified
 from games.api.schema import ACTION_INPUT, GAME_CREATE
 from games.api.serializers import (
     ActionInput,
@@ -73,12 +74,6 @@ ACTION_CODES = (
 ETAG = OpenApiParameter(
     "ETag", str, OpenApiParameter.HEADER, response=[200, 304], description="Send it back in `If-None-Match`."
 )
-IF_NONE_MATCH = OpenApiParameter("If-None-Match", str, OpenApiParameter.HEADER, description="An `ETag` from before.")
-
-
-def not_modified(request: Request, etag: str) -> bool:
-    """Whether the request's ``If-None-Match`` names ``etag`` (a list of tags, comma-separated)."""
-    return etag in [tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")]
 
 
 class PageQuery(StrictSerializer):
@@ -228,12 +223,7 @@ class ActionCreateView(APIView):
         operation_id="games_actions_create",
         request=ACTION_INPUT,
         parameters=[
-            OpenApiParameter(
-                "Idempotency-Key",
-                str,
-                OpenApiParameter.HEADER,
-                description="A unique key per action: a retry with the same key and body gets the stored answer.",
-            ),
+            IDEMPOTENCY_KEY,
             OpenApiParameter(
                 "Idempotent-Replayed",
                 str,
@@ -266,13 +256,11 @@ class ActionCreateView(APIView):
         answer (or, if the first failed, is applied itself); a request that failed, the database gone or the
         server stopped included, leaves the key free, so its retry is applied once."""
         query(request, NoQuery)
+        key = idempotency_key(request)
         data = ActionInput(data=request.data)
         data.is_valid(raise_exception=True)
         result = action_submit_idempotent(
-            user=request.user,
-            game_id=game_id,
-            body=dict(data.validated_data),
-            idempotency_key=request.headers.get("Idempotency-Key"),
+            user=request.user, game_id=game_id, body=dict(data.validated_data), idempotency_key=key
         )
         headers = {"Idempotent-Replayed": "true"} if result.replayed else {}
         return Response(render(ActionResultOutput, result.to_json()), status=status.HTTP_201_CREATED, headers=headers)

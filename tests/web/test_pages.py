@@ -25,7 +25,7 @@ def test_signup_refuses_a_weak_password_in_words(db, isolated_cache):
     client = Client(enforce_csrf_checks=True)
     client.get("/signup/")
     response = _post(client, "/signup/", {"name": "dave", "password": "123", "password_again": "123"})
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert b"too short" in response.content
 
 
@@ -60,7 +60,7 @@ def test_the_options_form_makes_the_table_the_engine_validates(web_client):
 def test_an_option_the_engine_refuses_is_shown_in_words(web_client):
     alice = web_client("alice")
     response = _post(alice, "/new/palace/", {"seats": 6, "option_decks": 1})
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert b"one deck serves at most 5 players" in response.content
 
 

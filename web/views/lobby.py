@@ -5,17 +5,18 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import BadRequest
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games.engine.errors import EngineError
 from games.selectors import views as games
-from games.selectors.options import game_kinds, option_defaults, option_fields
+from games.selectors.options import bot_names, game_kinds, option_defaults, option_fields
 from games.services import game_create, seat_take
 from games.services.lifecycle import game_cancel, seat_leave
-from palace_api.errors import ApplicationError
-from web.forms import TableForm
+from palace_api.errors import ApplicationError, NotFoundError
+from web.forms import BotForm, TableForm
 from web.tables import seat_names
 
 KIND_NAMES = {"palace-poker": "Palace Poker", "palace": "Palace"}
@@ -62,7 +63,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def table_new(request: HttpRequest, kind: str) -> HttpResponse:
-    """A new table of ``kind`` with any of its options; the creator takes a seat unless he unticks it."""
+    """A new table of ``kind`` with any of its options; the creator takes a seat unless he unticks it. A form
+    refused (by its fields or by the rules) comes back with the reasons, answered 400."""
     if kind not in game_kinds():
         raise Http404("no such game")
     form = TableForm(request.POST or None, option_fields=option_fields(kind), defaults=option_defaults(kind))
@@ -71,13 +73,14 @@ def table_new(request: HttpRequest, kind: str) -> HttpResponse:
             game = game_create(
                 creator=request.user, kind=kind, seats=form.cleaned_data["seats"], options=form.options()
             )
-            if request.POST.get("sit", "") == "on":
+            if form.cleaned_data["sit"]:
                 seat_take(game_id=game.pk, player=request.user)
         except (ApplicationError, EngineError) as error:
             form.add_error(None, _words(error))
         else:
             return redirect("web:table", game_id=game.pk)
-    return render(request, "web/table_new.html", {"form": form, "kind": kind, "kind_name": KIND_NAMES.get(kind, kind)})
+    context = {"form": form, "kind": kind, "kind_name": KIND_NAMES.get(kind, kind)}
+    return render(request, "web/table_new.html", context, status=400 if form.errors else 200)
 
 
 def _words(error: ApplicationError | EngineError) -> str:
@@ -95,8 +98,15 @@ def table_join(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def table_bot(request: HttpRequest, game_id: int) -> HttpResponse:
-    """Seat a bot (the table's creator only)."""
-    return _seat(request, game_id, bot=request.POST.get("bot") or "basic")
+    """Seat a bot (the table's creator only): one of the game's bots (``BotForm``), else a 400 page."""
+    try:
+        kind = games.game_get(game_id).kind
+    except NotFoundError as error:
+        raise Http404("no such game") from error
+    form = BotForm(request.POST, bots=bot_names(kind))
+    if not form.is_valid():
+        raise BadRequest("not a bot of this game")
+    return _seat(request, game_id, bot=form.cleaned_data["bot"])
 
 
 @login_required

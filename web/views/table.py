@@ -21,7 +21,8 @@ from games.selectors.words import log_lines
 from games.services import action_submit_idempotent
 from games.services.lifecycle import game_resign
 from palace_api.errors import ApplicationError, NotFoundError
-from players.auth import stream_token_create
+from players.auth import stream_token_for
+from web.forms import ActForm, seq_parameter
 from web.registry import table_kind
 from web.tables import seat_names
 from web.views.lobby import KIND_NAMES
@@ -87,14 +88,11 @@ def table(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 def table_live(request: HttpRequest, game_id: int) -> HttpResponse:
-    """The table fragment if the game moved past version ``v``, else 204 (htmx swaps nothing). A finished
-    game's fragment polls no more (``web/_live.html``). The one place live updates come from: an SSE stream
-    may replace it."""
+    """The table fragment if the game moved past version ``v`` (without one: always), else 204 (htmx swaps
+    nothing). A finished game's fragment polls no more (``web/_live.html``). The one place live updates come
+    from: an SSE stream may replace it. A ``v`` that is not a version is a 400 page."""
     game = _game(game_id)
-    try:
-        seen = int(request.GET.get("v", "-1"))
-    except ValueError:
-        seen = -1
+    seen = seq_parameter(request.GET, "v", default=-1)
     if seen == game.version:
         return HttpResponse(status=204)
     return render(request, "web/_table.html", _table(request, game))
@@ -103,23 +101,17 @@ def table_live(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def table_act(request: HttpRequest, game_id: int) -> HttpResponse:
-    """An ordinary POST of one decision, through the API's own service; a refusal is shown in words."""
-    type_, _, target = request.POST.get("act", "").partition("@")
-    body: dict[str, Any] = {"type": type_, "cards": request.POST.getlist("cards")}
-    try:
-        if target:
-            body["target"] = int(target)
-        amount = request.POST.get(f"amount-{type_}", "").strip()
-        if amount:
-            body["amount"] = int(amount)
-        body["expected_version"] = int(request.POST["version"])
-    except (KeyError, ValueError):
-        error: str | None = "That form was not filled in right: reload the page and try again."
+    """An ordinary POST of one decision (``ActForm``), through the API's own service; a refusal is shown in
+    words, with a 400 (htmx, which swaps no 4xx answer, gets it with a 200)."""
+    form = ActForm(request.POST)
+    error: str | None = None
+    if not form.is_valid():
+        error = "That form was not filled in right: reload the page and try again."
     else:
-        error = None
+        key = form.cleaned_data["idempotency_key"]
         try:
             action_submit_idempotent(
-                user=request.user, game_id=game_id, body=body, idempotency_key=request.POST.get("idempotency_key")
+                user=request.user, game_id=game_id, body=form.cleaned_data["body"], idempotency_key=key
             )
         except (ApplicationError, EngineError) as exc:
             error = _words(exc)
@@ -133,13 +125,11 @@ def table_act(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 def table_stream(request: HttpRequest, game_id: int) -> HttpResponse:
     """Where the page's ``EventSource`` follows this game: the API's game stream after the version the page shows,
-    with a stream token of the session's user (60 s to connect; asked again for each connection)."""
+    with a stream token of the session (60 s to connect; asked again for each connection; void once the session
+    logs out). An ``after`` that is not a seq is a 400 page."""
     game = _game(game_id)
-    try:
-        after = int(request.GET.get("after", game.version))
-    except ValueError:
-        after = game.version
-    token = stream_token_create(request.user, None)
+    after = seq_parameter(request.GET, "after", default=game.version)
+    token = stream_token_for(request)
     url = reverse("game-stream", kwargs={"game_id": game.pk})
     return JsonResponse({"url": f"{url}?{urlencode({'token': token, 'after': after})}"})
 

@@ -17,6 +17,7 @@ from palace_api.errors import (
     error_responses,
     no_content_responses,
 )
+from palace_api.serializers import query
 from webhooks.api.serializers import (
     AttemptOutput,
     DeliveriesQuery,
@@ -115,8 +116,8 @@ class WebhookDeliveriesApi(APIView):
         },
     )
     def get(self, request: Request, webhook_id: int) -> Response:
-        query = DeliveriesQuery(data=request.query_params)
-        query.is_valid(raise_exception=True)
+        # Through query(): from a QueryDict, DRF would read an empty ?limit= as none given (the default).
+        params = query(request, DeliveriesQuery)
         endpoint = endpoint_of(request.user, webhook_id)
-        attempts = recent_attempts(endpoint, limit=query.validated_data["limit"])
+        attempts = recent_attempts(endpoint, limit=params["limit"])
         return Response(AttemptOutput([attempt_row(row) for row in attempts], many=True).data)
