@@ -7,6 +7,8 @@ from typing import Any
 from rest_framework import parsers
 from rest_framework.exceptions import ParseError
 
+from palace_api.errors.codes import ErrorCode
+
 MAX_JSON_DEPTH = 32
 """Arrays and objects nested deeper than this are refused (400 ``nesting_too_deep``): no request of the API
 nests more than a few levels, and a deep body would otherwise cost recursion in parsing and validation."""
@@ -40,5 +42,5 @@ class JSONParser(parsers.JSONParser):
         else:
             depth = json_depth(data)
         if depth > MAX_JSON_DEPTH:
-            raise ParseError(f"JSON nested deeper than {MAX_JSON_DEPTH} levels.", code="nesting_too_deep")
+            raise ParseError(f"JSON nested deeper than {MAX_JSON_DEPTH} levels.", code=ErrorCode.NESTING_TOO_DEEP)
         return data

@@ -19,6 +19,7 @@ from knox.settings import CONSTANTS
 
 from games.engine.option_fields import BOOL, CHOICE, INT, SEAT, OptionField
 from games.inputs import validate_idempotency_key
+from palace_api.errors import ErrorCode
 
 SEATS_MAX = 10
 BLANK = ""
@@ -83,7 +84,7 @@ class Flag(forms.BooleanField):
             return False
         if value == self.sent:
             return True
-        raise forms.ValidationError(f"Only {self.sent!r} is sent here.", code="invalid")
+        raise forms.ValidationError(f"Only {self.sent!r} is sent here.", code=ErrorCode.INVALID)
 
 
 class SignupForm(forms.Form):

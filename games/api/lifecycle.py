@@ -13,6 +13,7 @@ from rest_framework.views import APIView
 
 from games.api.serializers import ActionResultOutput, render
 from games.api.views import GAME_NOT_FOUND, GamePagination, PageQuery
+from games.engine.errors import EngineCode
 from games.models import GameStatus
 from games.selectors.home import my_game_row, my_games
 from games.services.lifecycle import game_cancel, game_resign, seat_leave
@@ -21,7 +22,7 @@ from palace_api.serializers import query
 
 # A game over or cancelled; version_conflict: the unique (game, seq) guard of games.services.log, should two
 # writers ever meet.
-CONFLICTS = ("game_finished", "game_cancelled", "version_conflict")
+CONFLICTS = (ErrorCode.GAME_FINISHED, ErrorCode.GAME_CANCELLED, ErrorCode.VERSION_CONFLICT)
 
 
 class SeatLeftOutput(serializers.Serializer):
@@ -61,12 +62,12 @@ class ResignView(APIView):
             **error_responses(
                 "GamesResign",
                 {
-                    400: ("not_in_match",),
-                    403: ("not_seated",),
+                    400: (EngineCode.NOT_IN_MATCH,),
+                    403: (ErrorCode.NOT_SEATED,),
                     **GAME_NOT_FOUND,
-                    409: ("game_not_started", *CONFLICTS),
+                    409: (ErrorCode.GAME_NOT_STARTED, *CONFLICTS),
                     # Resigning can end a hand: the next deal's shuffle may be a prearranged one that does not fit.
-                    422: ("invalid_prearranged_shuffle",),
+                    422: (ErrorCode.INVALID_PREARRANGED_SHUFFLE,),
                 },
                 401,
                 *BODYLESS_POST,
@@ -89,7 +90,7 @@ class MySeatView(APIView):
             200: SeatLeftOutput,
             **error_responses(
                 "GamesSeatsMineDestroy",
-                {403: ("not_seated",), **GAME_NOT_FOUND, 409: ("game_started", *CONFLICTS)},
+                {403: (ErrorCode.NOT_SEATED,), **GAME_NOT_FOUND, 409: (ErrorCode.GAME_STARTED, *CONFLICTS)},
                 401,
                 *NO_BODY,
             ),
@@ -109,7 +110,7 @@ class CancelView(APIView):
             200: CancelledOutput,
             **error_responses(
                 "GamesCancel",
-                {403: ("creator_only",), **GAME_NOT_FOUND, 409: ("game_started", *CONFLICTS)},
+                {403: (ErrorCode.CREATOR_ONLY,), **GAME_NOT_FOUND, 409: (ErrorCode.GAME_STARTED, *CONFLICTS)},
                 401,
                 *BODYLESS_POST,
             ),

@@ -230,7 +230,7 @@ async def _page(feed: GameFeed, game_id: int, user: Any, after: int) -> FeedPage
     ``NotFoundError("game_not_found")``."""
     await feed.refresh()
     if feed.gone:
-        raise NotFoundError("game_not_found", "no such game")
+        raise NotFoundError(ErrorCode.GAME_NOT_FOUND, "no such game")
     page = feed.page(user, after, _render, limit=PAGE)
     if page is not None:
         return page
@@ -262,7 +262,7 @@ class MyStreamView(AsyncAPIView):
         params = query(request, MyStreamQuery)
         user_id = request.user.pk
         if user_id is None:  # IsAuthenticated lets no anonymous caller here; be explicit all the same
-            raise ApplicationError("not_authenticated", "log in to follow your games")
+            raise ApplicationError(ErrorCode.NOT_AUTHENTICATED, "log in to follow your games")
         waiter = hub().watch(user=user_id)
         return _stream(self._events(user_id, waiter, follow=params["follow"]), waiter)
 

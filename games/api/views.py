@@ -24,6 +24,7 @@ from games.api.serializers import (
     TurnOutput,
     render,
 )
+from games.engine.errors import ACTION_CODES, EngineCode
 from games.engine.registry import GAMES
 from games.models import GameStatus
 from games.selectors import views as selectors
@@ -33,43 +34,16 @@ from palace_api.serializers import NoQuery, StrictSerializer, query
 
 TAGS = ["games"]
 # not_found: a path that names no game at all (``/games/x/``); game_not_found: no game of that id.
-GAME_NOT_FOUND = {404: ("game_not_found", ErrorCode.NOT_FOUND)}
+GAME_NOT_FOUND = {404: (ErrorCode.GAME_NOT_FOUND, ErrorCode.NOT_FOUND)}
 # The rules engine's refusals of options (games/engine/*/options.py) and of actions (games/engine/*/play.py ...).
 # A card code that does not parse, or cards named twice (games/engine/cards.py).
-CARD_CODES = ("invalid_card", "duplicate_cards", "too_many_cards")
-OPTION_CODES = ("unknown_kind", "invalid_seats", "unknown_option", "invalid_option", "inconsistent_options")
-ACTION_CODES = (
-    "invalid_action",
-    "invalid_card",
-    "duplicate_cards",
-    "too_many_cards",
-    "unknown_action",
-    "unexpected_field",
-    "unexpected_cards",
-    "not_your_turn",
-    "game_over",
-    "awaiting_shuffle",
-    "no_shuffle_due",
-    "action_not_allowed",
-    "insufficient_chips",
-    "invalid_amount",
-    "invalid_target",
-    "raise_cap",
-    "nothing_to_buy",
-    "not_your_soldier",
-    "too_many_soldiers",
-    "same_banner_suit",
-    "choose_three",
-    "does_not_beat",
-    "empty_pile",
-    "face_down_not_yet",
-    "mixed_ranks",
-    "must_play",
-    "no_cards",
-    "not_on_turn",
-    "not_your_cards",
-    "play_face_down",
-    "invalid_out_of_turn_play",
+CARD_CODES = (EngineCode.INVALID_CARD, EngineCode.DUPLICATE_CARDS, EngineCode.TOO_MANY_CARDS)
+OPTION_CODES = (
+    EngineCode.UNKNOWN_KIND,
+    EngineCode.INVALID_SEATS,
+    EngineCode.UNKNOWN_OPTION,
+    ErrorCode.INVALID_OPTION,
+    EngineCode.INCONSISTENT_OPTIONS,
 )
 ETAG = OpenApiParameter(
     "ETag", str, OpenApiParameter.HEADER, response=[200, 304], description="Send it back in `If-None-Match`."
@@ -136,8 +110,8 @@ class GameListCreateView(APIView):
             **error_responses(
                 "GamesCreate",
                 {
-                    400: (*INVALID_BODY, *OPTION_CODES, *CARD_CODES, "invalid_prearranged_shuffles"),
-                    403: ("staff_only",),
+                    400: (*INVALID_BODY, *OPTION_CODES, *CARD_CODES, ErrorCode.INVALID_PREARRANGED_SHUFFLES),
+                    403: (ErrorCode.STAFF_ONLY,),
                 },
                 401,
                 *BODY,
@@ -189,11 +163,17 @@ class SeatCreateView(APIView):
             **error_responses(
                 "GamesSeatsCreate",
                 {
-                    400: (*INVALID_BODY, "invalid_seat", "unknown_bot", *ACTION_CODES),
-                    403: ("creator_only",),
+                    400: (*INVALID_BODY, ErrorCode.INVALID_SEAT, EngineCode.UNKNOWN_BOT, *ACTION_CODES),
+                    403: (ErrorCode.CREATOR_ONLY,),
                     **GAME_NOT_FOUND,
-                    409: ("seat_taken", "already_seated", "game_started", "no_free_seat", "game_cancelled"),
-                    422: ("invalid_prearranged_shuffle",),
+                    409: (
+                        ErrorCode.SEAT_TAKEN,
+                        ErrorCode.ALREADY_SEATED,
+                        ErrorCode.GAME_STARTED,
+                        ErrorCode.NO_FREE_SEAT,
+                        ErrorCode.GAME_CANCELLED,
+                    ),
+                    422: (ErrorCode.INVALID_PREARRANGED_SHUFFLE,),
                 },
                 401,
                 *BODY,
@@ -239,10 +219,15 @@ class ActionCreateView(APIView):
                 "GamesActionsCreate",
                 {
                     400: (*INVALID_BODY, *ACTION_CODES),
-                    403: ("not_seated", "not_your_turn", "seat_played_by_bot"),
+                    403: (ErrorCode.NOT_SEATED, ErrorCode.NOT_YOUR_TURN, ErrorCode.SEAT_PLAYED_BY_BOT),
                     **GAME_NOT_FOUND,
-                    409: ("version_conflict", "game_not_started", "game_finished", "game_cancelled"),
-                    422: ("idempotency_key_reused", "invalid_prearranged_shuffle"),
+                    409: (
+                        ErrorCode.VERSION_CONFLICT,
+                        ErrorCode.GAME_NOT_STARTED,
+                        ErrorCode.GAME_FINISHED,
+                        ErrorCode.GAME_CANCELLED,
+                    ),
+                    422: (ErrorCode.IDEMPOTENCY_KEY_REUSED, ErrorCode.INVALID_PREARRANGED_SHUFFLE),
                 },
                 401,
                 *BODY,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from games.engine.errors import EngineError
+from games.engine.errors import EngineCode, EngineError
 
 RANK_CHARS = "23456789TJQKA"
 SUITS = "cdhs"
@@ -45,7 +45,7 @@ class Card:
 
     def __post_init__(self) -> None:
         if not (2 <= self.rank <= 14) or self.suit not in SUITS or len(self.suit) != 1:
-            raise EngineError("invalid_card", f"no such card: rank {self.rank!r} suit {self.suit!r}")
+            raise EngineError(EngineCode.INVALID_CARD, f"no such card: rank {self.rank!r} suit {self.suit!r}")
 
     @property
     def code(self) -> str:
@@ -68,7 +68,9 @@ class Card:
         if text[:2] == "10":
             text = "T" + text[2:]
         if len(text) != 2 or text[0].upper() not in RANK_CHARS or text[1].lower() not in SUITS:
-            raise EngineError("invalid_card", f"not a card code: {code!r} (expected rank+suit such as 'As' or 'Td')")
+            raise EngineError(
+                EngineCode.INVALID_CARD, f"not a card code: {code!r} (expected rank+suit such as 'As' or 'Td')"
+            )
         return _DECK_BY_CODE[text[0].upper() + text[1].lower()]
 
 

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from games.engine.cards import Card
-from games.engine.errors import EngineError
+from games.engine.errors import EngineCode, EngineError
 from games.engine.protocol import Action, ChanceRequest
 
 _SYSTEM = secrets.SystemRandom()
@@ -34,10 +34,10 @@ def sample_shuffle(request: ChanceRequest, rng: ShuffleSource | None = None) -> 
 def check_shuffle(request: ChanceRequest, action: Action) -> None:
     """Raise ``EngineError("invalid_shuffle")`` unless ``action.cards`` is an order of exactly the requested cards."""
     if action.seat is not None:
-        raise EngineError("invalid_shuffle", "a shuffle is chance's action and names no seat")
+        raise EngineError(EngineCode.INVALID_SHUFFLE, "a shuffle is chance's action and names no seat")
     if sorted(action.cards) != sorted(request.cards):
         raise EngineError(
-            "invalid_shuffle",
+            EngineCode.INVALID_SHUFFLE,
             f"a {request.purpose} shuffle must order exactly the {len(request.cards)} cards being shuffled",
         )
 

@@ -55,7 +55,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from games.engine.cards import SUITS, Card
-from games.engine.errors import EngineError
+from games.engine.errors import EngineCode, EngineError
 from games.engine.hand_names import CATEGORIES, describe
 
 __all__ = [
@@ -190,13 +190,13 @@ def hand_rank(cards: Sequence[Card], *, exclude_suit: str | None = None) -> int:
     elif exclude_suit in _CARD_BIT_EXCLUDING:
         card_bit = _CARD_BIT_EXCLUDING[exclude_suit]
     else:
-        raise EngineError("invalid_suit", f"no such suit: {exclude_suit!r} (expected one of {SUITS!r})")
+        raise EngineError(EngineCode.INVALID_SUIT, f"no such suit: {exclude_suit!r} (expected one of {SUITS!r})")
     acc = 0
     for card in cards:
         acc += card_bit[card.suit][card.rank]
     n = len(cards)
     if acc.bit_count() != n:
-        raise EngineError("duplicate_cards", "the same card appears twice in the hand")
+        raise EngineError(EngineCode.DUPLICATE_CARDS, "the same card appears twice in the hand")
     c = acc & _FIELD
     d = acc >> 15 & _FIELD
     h = acc >> 30 & _FIELD
@@ -263,7 +263,7 @@ def category_of(rank: int) -> str:
     Raises ``EngineError`` (``invalid_hand_rank``) for an int outside the encoding's range.
     """
     if not 0 <= rank < _RANK_LIMIT:
-        raise EngineError("invalid_hand_rank", f"not a hand rank: {rank!r}")
+        raise EngineError(EngineCode.INVALID_HAND_RANK, f"not a hand rank: {rank!r}")
     return CATEGORIES[rank >> 20]
 
 
@@ -310,14 +310,14 @@ def best_hand(cards: Sequence[Card], *, exclude_suit: str | None = None, own_sui
     cards = tuple(cards)
     for card in cards:
         if not isinstance(card, Card):
-            raise EngineError("invalid_card", f"not a card: {card!r}")
+            raise EngineError(EngineCode.INVALID_CARD, f"not a card: {card!r}")
     for suit in (exclude_suit, own_suit):
         if suit is not None and suit not in _CARD_BIT:
-            raise EngineError("invalid_suit", f"no such suit: {suit!r} (expected one of {SUITS!r})")
+            raise EngineError(EngineCode.INVALID_SUIT, f"no such suit: {suit!r} (expected one of {SUITS!r})")
     if len(cards) > MAX_CARDS:
-        raise EngineError("too_many_cards", f"a hand has at most {MAX_CARDS} cards, got {len(cards)}")
+        raise EngineError(EngineCode.TOO_MANY_CARDS, f"a hand has at most {MAX_CARDS} cards, got {len(cards)}")
     if len(set(cards)) != len(cards):
-        raise EngineError("duplicate_cards", "the same card appears twice in the hand")
+        raise EngineError(EngineCode.DUPLICATE_CARDS, "the same card appears twice in the hand")
 
     ordered = sorted(cards, key=lambda card: (-card.rank, card.suit))
     usable = [card for card in ordered if card.suit != exclude_suit]

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeAlias
 
 from games.engine.cards import Card, card_codes, parse_cards
-from games.engine.errors import EngineError
+from games.engine.errors import EngineCode, EngineError
 from games.engine.option_fields import OptionField
 
 JSON: TypeAlias = Any
@@ -49,7 +49,7 @@ def check_viewer(viewer: object, seats: int) -> Viewer:
         return viewer
     if isinstance(viewer, int) and not isinstance(viewer, bool) and 0 <= viewer < seats:
         return viewer
-    raise EngineError("invalid_viewer", f"viewer must be a seat 0..{seats - 1}, {SPECTATOR!r} or {STAFF!r}")
+    raise EngineError(EngineCode.INVALID_VIEWER, f"viewer must be a seat 0..{seats - 1}, {SPECTATOR!r} or {STAFF!r}")
 
 
 def may_see(visible_to: frozenset[int] | None, viewer: Viewer) -> bool:
@@ -227,20 +227,20 @@ class Action:
     def from_json(cls, data: Mapping[str, JSON]) -> Action:
         """Inverse of ``to_json``; raises ``EngineError("invalid_action")`` on malformed input."""
         if not isinstance(data, Mapping) or not isinstance(data.get("type"), str):
-            raise EngineError("invalid_action", "an action is an object with a string 'type'")
+            raise EngineError(EngineCode.INVALID_ACTION, "an action is an object with a string 'type'")
         unknown = set(data) - {"type", "seat", "cards", "target", "amount", "timeout"}
         if unknown:
-            raise EngineError("invalid_action", f"unknown action fields: {sorted(unknown)}")
+            raise EngineError(EngineCode.INVALID_ACTION, f"unknown action fields: {sorted(unknown)}")
         for key in ("seat", "target", "amount"):
             value = data.get(key)
             if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
-                raise EngineError("invalid_action", f"'{key}' must be an integer")
+                raise EngineError(EngineCode.INVALID_ACTION, f"'{key}' must be an integer")
         cards = data.get("cards") or []
         if not isinstance(cards, list | tuple) or not all(isinstance(code, str) for code in cards):
-            raise EngineError("invalid_action", "'cards' must be a list of card codes such as 'As'")
+            raise EngineError(EngineCode.INVALID_ACTION, "'cards' must be a list of card codes such as 'As'")
         timeout = data.get("timeout", False)
         if not isinstance(timeout, bool):
-            raise EngineError("invalid_action", "'timeout' must be a boolean")
+            raise EngineError(EngineCode.INVALID_ACTION, "'timeout' must be a boolean")
         return cls(
             type=data["type"],
             seat=data.get("seat"),

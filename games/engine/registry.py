@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from games.engine.errors import InvalidOptions
+from games.engine.errors import EngineCode, InvalidOptions
 from games.engine.event_fields import EventSpec
 from games.engine.phrasing import Line, Names, Phrase
 from games.engine.poker import PALACE_POKER
@@ -89,7 +89,7 @@ def game_kind(kind: str) -> GameKind:
     try:
         return KINDS[kind]
     except KeyError:
-        raise InvalidOptions("unknown_kind", f"unknown game kind {kind!r}; one of {sorted(KINDS)}") from None
+        raise InvalidOptions(EngineCode.UNKNOWN_KIND, f"unknown game kind {kind!r}; one of {sorted(KINDS)}") from None
 
 
 def get_game(kind: str) -> Game:

@@ -7,7 +7,7 @@ from typing import Any
 
 from games.engine.cards import Card
 from games.engine.chance import check_shuffle
-from games.engine.errors import IllegalAction
+from games.engine.errors import EngineCode, IllegalAction
 from games.engine.protocol import Action, CardGroup, ChanceRequest, Event
 
 RESIGN = "resign"
@@ -44,9 +44,9 @@ def check_decision(action: Action, *, to_act: tuple[int, ...], fields: Mapping[s
     ``unknown_action``, ``not_your_turn`` and ``unexpected_field``.
     """
     if action.type not in fields:
-        raise IllegalAction("unknown_action", f"unknown action type {action.type!r}; one of {list(fields)}")
+        raise IllegalAction(EngineCode.UNKNOWN_ACTION, f"unknown action type {action.type!r}; one of {list(fields)}")
     if action.seat is None or action.seat not in to_act:
-        raise IllegalAction("not_your_turn", "it is not this seat's decision")
+        raise IllegalAction(EngineCode.NOT_YOUR_TURN, "it is not this seat's decision")
     given = {
         name
         for name, present in (
@@ -58,7 +58,7 @@ def check_decision(action: Action, *, to_act: tuple[int, ...], fields: Mapping[s
     }
     extra = given - fields[action.type]
     if extra:
-        raise IllegalAction("unexpected_field", f"{action.type!r} takes no {sorted(extra)}")
+        raise IllegalAction(EngineCode.UNEXPECTED_FIELD, f"{action.type!r} takes no {sorted(extra)}")
     return action.seat
 
 
@@ -68,9 +68,9 @@ def check_resign(action: Action, *, seats: int) -> int:
     """
     seat = action.seat
     if seat is None or not 0 <= seat < seats:
-        raise IllegalAction("invalid_seat", f"'resign' names a seat 0..{seats - 1}")
+        raise IllegalAction(EngineCode.INVALID_SEAT, f"'resign' names a seat 0..{seats - 1}")
     if action.cards or action.target is not None or action.amount is not None:
-        raise IllegalAction("unexpected_field", "'resign' takes no cards, target or amount")
+        raise IllegalAction(EngineCode.UNEXPECTED_FIELD, "'resign' takes no cards, target or amount")
     return seat
 
 
@@ -86,9 +86,9 @@ def apply_shuffle(
     Raises ``IllegalAction`` ``no_shuffle_due``, ``awaiting_shuffle`` and ``invalid_shuffle``.
     """
     if request is None:
-        raise IllegalAction("no_shuffle_due", "no shuffle is due now")
+        raise IllegalAction(EngineCode.NO_SHUFFLE_DUE, "no shuffle is due now")
     if action.type != "shuffle":
-        raise IllegalAction("awaiting_shuffle", "the dealer is shuffling; no decision is due")
+        raise IllegalAction(EngineCode.AWAITING_SHUFFLE, "the dealer is shuffling; no decision is due")
     check_shuffle(request, action)
     recorder.t.chance = None
     recorder.t.shuffles += 1
@@ -129,7 +129,7 @@ def apply_frame(
     ``check_resign``, and whatever ``decide`` and ``resign`` raise.
     """
     if game.is_over(state):
-        raise IllegalAction("game_over", "the match is over")
+        raise IllegalAction(EngineCode.GAME_OVER, "the match is over")
     if action.type == "shuffle" or state.chance is not None:
         apply_shuffle(recorder, game.chance_request(state), action, chance)
     elif action.type == RESIGN:

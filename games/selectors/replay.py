@@ -10,7 +10,7 @@ from games.models import Event, Game
 from games.selectors.state import engine_of, state_at
 from games.selectors.views import event_json, game_seats, viewer_for
 from games.selectors.words import log_lines, seat_names
-from palace_api.errors import NotFoundError
+from palace_api.errors import ErrorCode, NotFoundError
 
 
 def game_replay_step(
@@ -26,7 +26,7 @@ def game_replay_step(
     table). Raises ``NotFoundError("step_not_found")`` outside 1..version.
     """
     if not 1 <= step <= game.version:
-        raise NotFoundError("step_not_found", f"steps are numbered 1 to {game.version}")
+        raise NotFoundError(ErrorCode.STEP_NOT_FOUND, f"steps are numbered 1 to {game.version}")
     viewer = viewer_for(game, user, public_only=public_only)
     engine = engine_of(game)
     state = state_at(game, step)

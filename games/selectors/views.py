@@ -19,7 +19,7 @@ from games.engine.protocol import Event as EngineEvent
 from games.models import Event, Game, GameStatus, Seat
 from games.selectors.due import due_of, seats_due
 from games.selectors.state import engine_of, game_state
-from palace_api.errors import NotFoundError
+from palace_api.errors import ErrorCode, NotFoundError
 
 
 def viewer_for(game: Game, user: AbstractBaseUser | AnonymousUser, *, public_only: bool = False) -> Viewer:
@@ -234,7 +234,7 @@ def game_get(game_id: int) -> Game:
         seated = Exists(Seat.objects.filter(game_id=OuterRef("pk")))
         found = Game.objects.select_related("creator").filter(pk=game_id).annotate(seated=seated).first()
         if found is None:
-            raise NotFoundError("game_not_found", "no such game")
+            raise NotFoundError(ErrorCode.GAME_NOT_FOUND, "no such game")
         if not found.seated:
             game = found
             break

@@ -16,7 +16,7 @@ from games.models import Game, GameStatus, IdempotencyKey, IdempotencyStatus
 from games.selectors.state import engine_of, game_state
 from games.selectors.views import event_json
 from games.services.log import append_action, game_lock, seat_bots, seat_of
-from palace_api.errors import ConflictError, ForbiddenError, NotFoundError, UnprocessableError
+from palace_api.errors import ConflictError, ErrorCode, ForbiddenError, NotFoundError, UnprocessableError
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,12 +66,12 @@ def action_submit(
     with transaction.atomic():
         game = game_lock(game_id)
         if game is None:
-            raise NotFoundError("game_not_found", "no such game")
+            raise NotFoundError(ErrorCode.GAME_NOT_FOUND, "no such game")
         seat = _acting_seat(game, user, seen if expected_version is None else expected_version)
         state = game_state(game)
         engine = engine_of(game)
         if seat not in engine.to_act(state):
-            raise ForbiddenError("not_your_turn", "the decision is not yours now")
+            raise ForbiddenError(ErrorCode.NOT_YOUR_TURN, "the decision is not yours now")
         action = Action(
             type=type,
             seat=seat,
@@ -95,21 +95,21 @@ def _acting_seat(game: Game, user: AbstractBaseUser, wanted: int | None) -> int:
     is); raises the ``ConflictError``s and ``ForbiddenError``s ``action_submit`` lists."""
     if game.version != wanted:
         raise ConflictError(
-            "version_conflict",
+            ErrorCode.VERSION_CONFLICT,
             f"the game is at version {game.version}, not {wanted}",
             current_version=game.version,
         )
     seat = seat_of(game, user)
     if seat is None:
-        raise ForbiddenError("not_seated", "you do not sit at this game")
+        raise ForbiddenError(ErrorCode.NOT_SEATED, "you do not sit at this game")
     if game.status == GameStatus.WAITING:
-        raise ConflictError("game_not_started", "the game waits for players")
+        raise ConflictError(ErrorCode.GAME_NOT_STARTED, "the game waits for players")
     if game.status == GameStatus.FINISHED:
-        raise ConflictError("game_finished", "the game is over")
+        raise ConflictError(ErrorCode.GAME_FINISHED, "the game is over")
     if game.status == GameStatus.CANCELLED:
-        raise ConflictError("game_cancelled", "this game was cancelled")
+        raise ConflictError(ErrorCode.GAME_CANCELLED, "this game was cancelled")
     if seat_bots(game).get(seat):
-        raise ForbiddenError("seat_played_by_bot", "after your timeouts the bot plays your seat to the end")
+        raise ForbiddenError(ErrorCode.SEAT_PLAYED_BY_BOT, "after your timeouts the bot plays your seat to the end")
     return seat
 
 
@@ -137,7 +137,9 @@ def _claim(user: AbstractBaseUser, key: str, request_hash: str) -> IdempotencyKe
         pass
     record = IdempotencyKey.objects.select_for_update().get(user=user, key=key)
     if record.request_hash != request_hash:
-        raise UnprocessableError("idempotency_key_reused", "this Idempotency-Key was used with another request body")
+        raise UnprocessableError(
+            ErrorCode.IDEMPOTENCY_KEY_REUSED, "this Idempotency-Key was used with another request body"
+        )
     if record.status == IdempotencyStatus.DONE:
         return record
     return None

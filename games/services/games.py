@@ -13,7 +13,7 @@ from games.engine.cards import parse_cards
 from games.engine.registry import get_game
 from games.models import Event, Game, GameStatus, OnAbsent, Seat
 from games.services.log import append_action, append_rows
-from palace_api.errors import ApplicationError, ConflictError, ForbiddenError, NotFoundError
+from palace_api.errors import ApplicationError, ConflictError, ErrorCode, ForbiddenError, NotFoundError
 
 TURN_TIMEOUT_MIN = 10
 TURN_TIMEOUT_MAX = 14 * 24 * 3600
@@ -28,7 +28,7 @@ def _turn_timeout(value: Any) -> int | None:
         return None
     if not isinstance(value, int) or isinstance(value, bool) or not TURN_TIMEOUT_MIN <= value <= TURN_TIMEOUT_MAX:
         raise ApplicationError(
-            "invalid_option",
+            ErrorCode.INVALID_OPTION,
             f"option 'turn_timeout' is seconds from {TURN_TIMEOUT_MIN} to {TURN_TIMEOUT_MAX} (14 days), or null",
         )
     return value
@@ -39,14 +39,15 @@ def _max_timeouts(value: Any) -> int | None:
         return None
     if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_TIMEOUTS_MAX:
         raise ApplicationError(
-            "invalid_option", f"option 'max_timeouts' counts timeouts in a row, 1 to {MAX_TIMEOUTS_MAX}, or null"
+            ErrorCode.INVALID_OPTION,
+            f"option 'max_timeouts' counts timeouts in a row, 1 to {MAX_TIMEOUTS_MAX}, or null",
         )
     return value
 
 
 def _on_absent(value: Any) -> str:
     if value not in OnAbsent.values:
-        raise ApplicationError("invalid_option", f"option 'on_absent' is one of {OnAbsent.values}")
+        raise ApplicationError(ErrorCode.INVALID_OPTION, f"option 'on_absent' is one of {OnAbsent.values}")
     return str(value)
 
 
@@ -72,7 +73,9 @@ def _prearranged(shuffles: Any, copies: int) -> list[list[str]] | None:
     if shuffles is None:
         return None
     if not isinstance(shuffles, list) or not all(isinstance(order, list) for order in shuffles):
-        raise ApplicationError("invalid_prearranged_shuffles", "prearranged_shuffles is a list of lists of card codes")
+        raise ApplicationError(
+            ErrorCode.INVALID_PREARRANGED_SHUFFLES, "prearranged_shuffles is a list of lists of card codes"
+        )
     cleaned = []
     for number, order in enumerate(shuffles):
         cards = parse_cards(order)
@@ -81,7 +84,7 @@ def _prearranged(shuffles: Any, copies: int) -> list[list[str]] | None:
         if wrong is not None:
             decks = "one deck holds" if copies == 1 else f"{copies} decks hold"
             raise ApplicationError(
-                "invalid_prearranged_shuffles",
+                ErrorCode.INVALID_PREARRANGED_SHUFFLES,
                 f"prearranged shuffle {number} holds {wrong.code} {_times(counts[wrong])}; "
                 f"{decks} each card {_times(copies)}",
                 shuffle=number,
@@ -120,7 +123,7 @@ def game_create(
     engine = get_game(kind)
     engine_options = engine.normalize_options(options, seats)
     if prearranged_shuffles is not None and not getattr(creator, "is_staff", False):
-        raise ForbiddenError("staff_only", "only staff may prearrange shuffles")
+        raise ForbiddenError(ErrorCode.STAFF_ONLY, "only staff may prearrange shuffles")
     shuffles = _prearranged(prearranged_shuffles, _copies_per_card(engine, engine_options, seats))
     return Game.objects.create(
         kind=kind,
@@ -145,31 +148,31 @@ def seat_take(*, game_id: int, player: AbstractBaseUser, seat: int | None = None
     """
     game = Game.objects.select_for_update().filter(pk=game_id).first()
     if game is None:
-        raise NotFoundError("game_not_found", "no such game")
+        raise NotFoundError(ErrorCode.GAME_NOT_FOUND, "no such game")
     if bot is not None:
         if game.creator_id != player.pk:
-            raise ForbiddenError("creator_only", "only the game's creator seats bots")
+            raise ForbiddenError(ErrorCode.CREATOR_ONLY, "only the game's creator seats bots")
         get_bot(game.kind, bot)
     if game.status == GameStatus.CANCELLED:
-        raise ConflictError("game_cancelled", "this game was cancelled")
+        raise ConflictError(ErrorCode.GAME_CANCELLED, "this game was cancelled")
     if game.status != GameStatus.WAITING:
-        raise ConflictError("game_started", "this game has started: its seats are closed")
+        raise ConflictError(ErrorCode.GAME_STARTED, "this game has started: its seats are closed")
     taken = {row.number: row for row in Seat.objects.filter(game=game)}
     if bot is None and any(row.player_id == player.pk for row in taken.values()):
-        raise ConflictError("already_seated", "you already sit at this game")
+        raise ConflictError(ErrorCode.ALREADY_SEATED, "you already sit at this game")
     if seat is None:
         seat = next((number for number in range(game.seat_count) if number not in taken), None)
         if seat is None:
-            raise ConflictError("no_free_seat", "every seat is taken")
+            raise ConflictError(ErrorCode.NO_FREE_SEAT, "every seat is taken")
     elif not 0 <= seat < game.seat_count:
-        raise ApplicationError("invalid_seat", f"seats are numbered 0 to {game.seat_count - 1}")
+        raise ApplicationError(ErrorCode.INVALID_SEAT, f"seats are numbered 0 to {game.seat_count - 1}")
     elif seat in taken:
-        raise ConflictError("seat_taken", f"seat {seat} is taken")
+        raise ConflictError(ErrorCode.SEAT_TAKEN, f"seat {seat} is taken")
     try:
         with transaction.atomic():
             row = Seat.objects.create(game=game, number=seat, player=None if bot else player, bot=bot or "")
     except IntegrityError as error:
-        raise ConflictError("seat_taken", f"seat {seat} is taken") from error
+        raise ConflictError(ErrorCode.SEAT_TAKEN, f"seat {seat} is taken") from error
     event = Event(
         game=game,
         seq=game.version + 1,

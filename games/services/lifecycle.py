@@ -13,15 +13,15 @@ from games.selectors.state import engine_of, game_state
 from games.selectors.views import event_json
 from games.services.actions import ActionResult
 from games.services.log import append_action, append_rows, game_lock, seat_of
-from palace_api.errors import ConflictError, ForbiddenError, NotFoundError
+from palace_api.errors import ConflictError, ErrorCode, ForbiddenError, NotFoundError
 
 
 def _closed(game: Game) -> None:
     """Refuse a finished or cancelled game: ``ConflictError`` ``game_finished`` / ``game_cancelled``."""
     if game.status == GameStatus.FINISHED:
-        raise ConflictError("game_finished", "the game is over")
+        raise ConflictError(ErrorCode.GAME_FINISHED, "the game is over")
     if game.status == GameStatus.CANCELLED:
-        raise ConflictError("game_cancelled", "this game was cancelled")
+        raise ConflictError(ErrorCode.GAME_CANCELLED, "this game was cancelled")
 
 
 @transaction.atomic
@@ -37,13 +37,13 @@ def game_resign(*, user: AbstractBaseUser, game_id: int) -> ActionResult:
     """
     game = game_lock(game_id)
     if game is None:
-        raise NotFoundError("game_not_found", "no such game")
+        raise NotFoundError(ErrorCode.GAME_NOT_FOUND, "no such game")
     seat = seat_of(game, user)
     if seat is None:
-        raise ForbiddenError("not_seated", "you do not sit at this game")
+        raise ForbiddenError(ErrorCode.NOT_SEATED, "you do not sit at this game")
     _closed(game)
     if game.status == GameStatus.WAITING:
-        raise ConflictError("game_not_started", "the game waits for players: leave your seat instead")
+        raise ConflictError(ErrorCode.GAME_NOT_STARTED, "the game waits for players: leave your seat instead")
     state = game_state(game)
     new_state, rows = append_action(game, state, Action(type="resign", seat=seat))
     view = engine_of(game).view(new_state, seat)
@@ -59,12 +59,12 @@ def _waiting_game(game_id: int, *, creator: AbstractBaseUser | None = None) -> G
     """The game, locked, if it still waits for players (and ``creator`` created it, when given)."""
     game = Game.objects.select_for_update().filter(pk=game_id).first()
     if game is None:
-        raise NotFoundError("game_not_found", "no such game")
+        raise NotFoundError(ErrorCode.GAME_NOT_FOUND, "no such game")
     if creator is not None and game.creator_id != creator.pk:
-        raise ForbiddenError("creator_only", "only the game's creator cancels it")
+        raise ForbiddenError(ErrorCode.CREATOR_ONLY, "only the game's creator cancels it")
     _closed(game)
     if game.status != GameStatus.WAITING:
-        raise ConflictError("game_started", "this game has started: resign instead")
+        raise ConflictError(ErrorCode.GAME_STARTED, "this game has started: resign instead")
     return game
 
 
@@ -79,7 +79,7 @@ def seat_leave(*, user: AbstractBaseUser, game_id: int) -> int:
     game = _waiting_game(game_id)
     row = Seat.objects.filter(game=game, player=user).first()
     if row is None:
-        raise ForbiddenError("not_seated", "you do not sit at this game")
+        raise ForbiddenError(ErrorCode.NOT_SEATED, "you do not sit at this game")
     number = row.number
     row.delete()
     entry = Event(

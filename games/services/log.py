@@ -21,7 +21,7 @@ from games.models import Event, Game, GameStatus, Seat, Snapshot
 from games.selectors.due import deadline_after, since_after
 from games.selectors.state import SNAPSHOT_EVERY, engine_of, remember_state
 from games.services.scheduling import after_commit, announce_after_commit
-from palace_api.errors import ConflictError, UnprocessableError
+from palace_api.errors import ConflictError, ErrorCode, UnprocessableError
 
 
 def _shuffle_for(game: Game, request: Any) -> Action:
@@ -31,7 +31,7 @@ def _shuffle_for(game: Game, request: Any) -> Action:
         action = Action(type="shuffle", cards=parse_cards(prearranged[request.number]))
         if sorted(action.cards) != sorted(request.cards):
             raise UnprocessableError(
-                "invalid_prearranged_shuffle",
+                ErrorCode.INVALID_PREARRANGED_SHUFFLE,
                 f"prearranged shuffle {request.number} must hold exactly the {len(request.cards)} cards "
                 f"of the {request.purpose} shuffle",
             )
@@ -90,7 +90,7 @@ def _insert(game: Game, rows: list[Event]) -> None:
     try:
         Event.objects.bulk_create(rows)
     except IntegrityError as error:
-        raise ConflictError("version_conflict", "another request changed this game first") from error
+        raise ConflictError(ErrorCode.VERSION_CONFLICT, "another request changed this game first") from error
     game.version = rows[-1].seq if rows else game.version
 
 

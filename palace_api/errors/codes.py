@@ -37,6 +37,28 @@ class ErrorCode(StrEnum):
     INVALID_CREDENTIALS = "invalid_credentials"
     INVALID_PASSWORD = "invalid_password"  # noqa: S105  (an error code, not a secret)
     TOKEN_NOT_FOUND = "token_not_found"  # noqa: S105  (an error code, not a secret)
+    # Games, seats, the lifecycle, accounts, email and webhooks.
+    ALREADY_SEATED = "already_seated"
+    CREATOR_ONLY = "creator_only"
+    GAME_CANCELLED = "game_cancelled"
+    GAME_FINISHED = "game_finished"
+    GAME_NOT_FOUND = "game_not_found"
+    GAME_NOT_STARTED = "game_not_started"
+    GAME_STARTED = "game_started"
+    IDEMPOTENCY_KEY_REUSED = "idempotency_key_reused"
+    INVALID_OPTION = "invalid_option"
+    INVALID_PREARRANGED_SHUFFLE = "invalid_prearranged_shuffle"
+    INVALID_PREARRANGED_SHUFFLES = "invalid_prearranged_shuffles"
+    INVALID_SEAT = "invalid_seat"
+    INVALID_WEBHOOK_EVENTS = "invalid_webhook_events"
+    NO_FREE_SEAT = "no_free_seat"
+    NOT_SEATED = "not_seated"
+    NOT_YOUR_TURN = "not_your_turn"
+    SEAT_PLAYED_BY_BOT = "seat_played_by_bot"
+    SEAT_TAKEN = "seat_taken"
+    STAFF_ONLY = "staff_only"
+    STEP_NOT_FOUND = "step_not_found"
+    VERSION_CONFLICT = "version_conflict"
 
 
 class ApplicationError(Exception):

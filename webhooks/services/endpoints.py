@@ -13,7 +13,7 @@ from django.utils import timezone
 from games.messages import PING
 from games.messages import WEBHOOK_EVENTS as EVENT_TYPES
 from outbox.services import deliveries_queue, queued_now
-from palace_api.errors import ApplicationError, ConflictError
+from palace_api.errors import ApplicationError, ConflictError, ErrorCode
 from webhooks.models import Endpoint, Message
 from webhooks.selectors.endpoints import endpoint_of
 from webhooks.services.delivery import WEBHOOKS
@@ -34,7 +34,7 @@ def _check_events(events: list[str]) -> list[str]:
     unknown = sorted(set(events) - set(EVENT_TYPES))
     if not events or unknown:
         raise ApplicationError(
-            "invalid_webhook_events",
+            ErrorCode.INVALID_WEBHOOK_EVENTS,
             f"events is a non-empty list of {', '.join(EVENT_TYPES)}" + (f"; unknown: {unknown}" if unknown else ""),
         )
     return [event for event in EVENT_TYPES if event in events]

@@ -16,7 +16,7 @@ from games.engine.bots.random_bot import RandomBot
 from games.engine.bots.search import SearchBot
 from games.engine.bots.shedding_basic import ShedBasicBot
 from games.engine.bots.shedding_search import ShedSearchRules
-from games.engine.errors import EngineError
+from games.engine.errors import EngineCode, EngineError
 
 __all__ = ["BOTS", "ActionJSON", "Bot", "RandomSource", "bot_names", "get_bot"]
 
@@ -36,7 +36,7 @@ def get_bot(kind: str, name: str) -> Bot:
     try:
         return bots[name]
     except KeyError:
-        raise EngineError("unknown_bot", f"no bot {name!r} for {kind!r}; one of {sorted(bots)}") from None
+        raise EngineError(EngineCode.UNKNOWN_BOT, f"no bot {name!r} for {kind!r}; one of {sorted(bots)}") from None
 
 
 def bot_names(kind: str) -> list[str]:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, TypeVar
 
-from games.engine.errors import EngineError
+from games.engine.errors import EngineCode, EngineError
 
 T = TypeVar("T")
 
@@ -56,7 +56,7 @@ def acting_seat(view: Mapping[str, Any]) -> int:
     """
     to_act = view.get("to_act") or []
     if not to_act or not view.get("legal_actions"):
-        raise EngineError("no_decision", "this view has no decision to make: pass the view of the seat to act")
+        raise EngineError(EngineCode.NO_DECISION, "this view has no decision to make: pass the view of the seat to act")
     seat: int = to_act[0]
     return seat
 

@@ -31,7 +31,7 @@ from games.engine.bots.base import ActionJSON, Bot, RandomSource, acting_seat, l
 from games.engine.bots.poker_basic import PokerBasicBot
 from games.engine.bots.search import rollout, shuffled
 from games.engine.cards import FULL_DECK, Card
-from games.engine.errors import EngineError
+from games.engine.errors import EngineCode, EngineError
 from games.engine.poker import PALACE_POKER
 from games.engine.poker.options import PokerOptions
 from games.engine.poker.state import BATTLE, DISCARD, PLAY, Battle, PokerState
@@ -82,7 +82,7 @@ class PokerSearchRules:
         for row in rows:
             palace.append(tuple(Card.parse(code) if code else hidden.pop() for code in row["palace"]))
         if len(hidden) != view["stock_size"] + view["discard_size"]:
-            raise EngineError("inconsistent_view", "the view's hidden cards do not add up to the deck")
+            raise EngineError(EngineCode.INCONSISTENT_VIEW, "the view's hidden cards do not add up to the deck")
         discards = tuple(hidden[: view["discard_size"]])
         battle = view["battle"]
         step = view["step"]

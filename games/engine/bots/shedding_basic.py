@@ -25,7 +25,7 @@ from typing import Any
 
 from games.engine.bots.base import ActionJSON, RandomSource
 from games.engine.cards import Card
-from games.engine.errors import EngineError
+from games.engine.errors import EngineCode, EngineError
 
 TWO, TEN = 2, 10
 BURN_PILE = 3
@@ -41,7 +41,7 @@ def _seat(view: Mapping[str, Any]) -> int:
     """The viewer, who must have a decision (it may be out of turn, so not ``to_act[0]``)."""
     seat = view.get("viewer")
     if not isinstance(seat, int) or isinstance(seat, bool) or not view.get("legal_actions"):
-        raise EngineError("no_decision", "this view has no decision to make: pass the view of a seat to act")
+        raise EngineError(EngineCode.NO_DECISION, "this view has no decision to make: pass the view of a seat to act")
     return seat
 
 

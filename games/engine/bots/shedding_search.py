@@ -30,7 +30,7 @@ from games.engine.bots.random_bot import RandomBot
 from games.engine.bots.search import MAX_ROLLOUT_STEPS, shuffled, to_action
 from games.engine.bots.shedding_basic import ShedBasicBot
 from games.engine.cards import Card
-from games.engine.errors import EngineError
+from games.engine.errors import EngineCode, EngineError
 from games.engine.protocol import Game
 from games.engine.shedding import PALACE
 from games.engine.shedding.legal import legal_actions, seats_to_act
@@ -57,7 +57,9 @@ class ShedSearchRules:
     def candidates(self, view: Mapping[str, Any], rng: RandomSource) -> list[ActionJSON]:
         legal = view.get("legal_actions") or []
         if not legal or not isinstance(view.get("viewer"), int):
-            raise EngineError("no_decision", "this view has no decision to make: pass the view of a seat to act")
+            raise EngineError(
+                EngineCode.NO_DECISION, "this view has no decision to make: pass the view of a seat to act"
+            )
         if legal[0]["type"] == "choose_face_up":
             return [self.policy.choose(view, rng)]
         on_turn = view["turn"] == view["viewer"]
@@ -94,7 +96,7 @@ class ShedSearchRules:
                 down[entry["position"]] = hidden.pop()
             face_down.append(tuple(down))
         if len(hidden) != view["stock_size"]:
-            raise EngineError("inconsistent_view", "the view's hidden cards do not add up to the pack")
+            raise EngineError(EngineCode.INCONSISTENT_VIEW, "the view's hidden cards do not add up to the pack")
         redraw = _redraw_entry(view, options)
         return ShedState(
             options=options,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from games.engine.errors import IllegalAction
+from games.engine.errors import EngineCode, IllegalAction
 from games.engine.poker.context import Ctx, private, public
 from games.engine.poker.ending import award
 from games.engine.poker.play import after_elimination, bet
@@ -91,13 +91,15 @@ def raise_(ctx: Ctx, seat: int, amount: int | None) -> None:
     t = ctx.t
     battle = t.battle
     if t.options.points:
-        raise IllegalAction("action_not_allowed", "without money the defender calls or folds; nobody raises")
+        raise IllegalAction(EngineCode.ACTION_NOT_ALLOWED, "without money the defender calls or folds; nobody raises")
     if battle.raises >= t.options.max_raises:
-        raise IllegalAction("raise_cap", f"no more than {t.options.max_raises} raises in a battle")
+        raise IllegalAction(EngineCode.RAISE_CAP, f"no more than {t.options.max_raises} raises in a battle")
     amount = ctx.chosen_amount(amount, raise_minimum(t), what="raise")
     cost = battle.owed + amount
     if cost > t.stacks[seat]:
-        raise IllegalAction("insufficient_chips", f"calling and raising costs {cost} chips; you have {t.stacks[seat]}")
+        raise IllegalAction(
+            EngineCode.INSUFFICIENT_CHIPS, f"calling and raising costs {cost} chips; you have {t.stacks[seat]}"
+        )
     ctx.pay(seat, cost)
     ctx.emit("raise", seat, cost=cost, amount=amount)
     t.battle = replace(

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from games.engine.cards import Card
-from games.engine.errors import IllegalAction
+from games.engine.errors import EngineCode, IllegalAction
 from games.engine.evaluator import HandValue, best_hand
 from games.engine.poker.state import Draft, PokerState
 from games.engine.protocol import CardGroup
@@ -26,7 +26,7 @@ class Ctx(EventRecorder):
         """Move ``chips`` from ``seat``'s stack into the pot."""
         t = self.t
         if not 0 <= chips <= t.stacks[seat]:
-            raise IllegalAction("insufficient_chips", f"{chips} chips asked of a stack of {t.stacks[seat]}")
+            raise IllegalAction(EngineCode.INSUFFICIENT_CHIPS, f"{chips} chips asked of a stack of {t.stacks[seat]}")
         t.stacks[seat] -= chips
         t.pot += chips
         t.put_in[seat] += chips
@@ -36,12 +36,12 @@ class Ctx(EventRecorder):
         least ``minimum`` in no-limit. Raises ``IllegalAction("invalid_amount")``."""
         if self.t.options.betting == "limit":
             if amount not in (None, minimum):
-                raise IllegalAction("invalid_amount", f"in limit the {what} is exactly {minimum} chips")
+                raise IllegalAction(EngineCode.INVALID_AMOUNT, f"in limit the {what} is exactly {minimum} chips")
             return minimum
         if amount is None:
             return minimum
         if amount < minimum:
-            raise IllegalAction("invalid_amount", f"the {what} is at least {minimum} chips")
+            raise IllegalAction(EngineCode.INVALID_AMOUNT, f"the {what} is at least {minimum} chips")
         return amount
 
     def refund(self, seat: int, chips: int, *, reason: str) -> None:

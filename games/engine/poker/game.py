@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from games.engine.cards import Card
-from games.engine.errors import IllegalAction
+from games.engine.errors import EngineCode, IllegalAction
 from games.engine.poker import battle, deal, play
 from games.engine.poker.context import Ctx
 from games.engine.poker.legal import default_action, legal_actions, seat_to_act
@@ -129,7 +129,9 @@ class PalacePoker:
         def decide(seat: int, action: Action) -> None:
             handler = _handler(state.step, action.type)
             if handler is None:
-                raise IllegalAction("action_not_allowed", f"{action.type!r} is not allowed now (step {state.step!r})")
+                raise IllegalAction(
+                    EngineCode.ACTION_NOT_ALLOWED, f"{action.type!r} is not allowed now (step {state.step!r})"
+                )
             handler(ctx, seat, action)
 
         return apply_frame(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.engine.errors import IllegalAction
+from games.engine.errors import EngineCode, IllegalAction
 from games.engine.poker.battle import raise_minimum
 from games.engine.poker.options import MAX_SOLDIERS
 from games.engine.poker.state import BATTLE, DISCARD, FINISHED, TURN, PokerState
@@ -101,7 +101,7 @@ def default_action(state: PokerState, seat: int) -> Action:
     "Palace Poker without money").
     """
     if seat_to_act(state) != seat:
-        raise IllegalAction("not_your_turn", "it is not this seat's decision")
+        raise IllegalAction(EngineCode.NOT_YOUR_TURN, "it is not this seat's decision")
     if state.step == TURN:
         if must_battle(state, seat):
             return Action(type="bet", seat=seat, target=last_two_opponent(state, seat), timeout=True)

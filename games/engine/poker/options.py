@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from games.engine.errors import InvalidOptions
+from games.engine.errors import EngineCode, InvalidOptions
 from games.engine.option_fields import BOOL, CHOICE, INT, SEAT, OptionField
 
 BETTING_STRUCTURES = ("limit", "no_limit")
@@ -93,7 +93,7 @@ def _int(raw: Mapping[str, Any], key: str, default: int, *, low: int, high: int)
     # Left out means the default; null is no integer (the v1 schema says so, and a client sending it meant
     # something the server would silently replace).
     if key in raw and raw[key] is None:
-        raise InvalidOptions("invalid_option", f"option {key!r} must be an integer from {low} to {high}")
+        raise InvalidOptions(EngineCode.INVALID_OPTION, f"option {key!r} must be an integer from {low} to {high}")
     value = _optional_int(raw, key, default, low=low, high=high)
     return default if value is None else value
 
@@ -103,21 +103,21 @@ def _optional_int(raw: Mapping[str, Any], key: str, default: int | None, *, low:
     if value is None:
         return None
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise InvalidOptions("invalid_option", f"option {key!r} must be an integer from {low} to {high}")
+        raise InvalidOptions(EngineCode.INVALID_OPTION, f"option {key!r} must be an integer from {low} to {high}")
     return value
 
 
 def _bool(raw: Mapping[str, Any], key: str) -> bool:
     value = raw.get(key, False)
     if not isinstance(value, bool):
-        raise InvalidOptions("invalid_option", f"option {key!r} must be true or false")
+        raise InvalidOptions(EngineCode.INVALID_OPTION, f"option {key!r} must be true or false")
     return value
 
 
 def _choice(raw: Mapping[str, Any], key: str, choices: tuple[str, ...]) -> str:
     value = raw.get(key, choices[0])
     if value not in choices:
-        raise InvalidOptions("invalid_option", f"option {key!r} must be one of {list(choices)}")
+        raise InvalidOptions(EngineCode.INVALID_OPTION, f"option {key!r} must be one of {list(choices)}")
     return str(value)
 
 
@@ -128,16 +128,16 @@ def parse_options(raw: Mapping[str, Any] | None, seats: int) -> PokerOptions:
     ``inconsistent_options`` (e.g. a big bet below the small bet, a starting stack below the ante).
     """
     if raw is not None and not isinstance(raw, Mapping):
-        raise InvalidOptions("invalid_option", "options must be a JSON object")
+        raise InvalidOptions(EngineCode.INVALID_OPTION, "options must be a JSON object")
     raw = dict(raw or {})
     if not isinstance(seats, int) or isinstance(seats, bool) or not MIN_SEATS <= seats <= MAX_SEATS:
-        raise InvalidOptions("invalid_seats", f"Palace Poker takes {MIN_SEATS} to {MAX_SEATS} players")
+        raise InvalidOptions(EngineCode.INVALID_SEATS, f"Palace Poker takes {MIN_SEATS} to {MAX_SEATS} players")
     unknown = set(raw) - _FIELDS
     if unknown:
-        raise InvalidOptions("unknown_option", f"unknown Palace Poker options: {sorted(unknown)}")
+        raise InvalidOptions(EngineCode.UNKNOWN_OPTION, f"unknown Palace Poker options: {sorted(unknown)}")
     betting = raw.get("betting", "limit")
     if betting not in BETTING_STRUCTURES:
-        raise InvalidOptions("invalid_option", f"option 'betting' must be one of {list(BETTING_STRUCTURES)}")
+        raise InvalidOptions(EngineCode.INVALID_OPTION, f"option 'betting' must be one of {list(BETTING_STRUCTURES)}")
     small = _int(raw, "small_bet", 5, low=1, high=10**9)
     big = _int(raw, "big_bet", 2 * small, low=1, high=10**9)
     ante = _int(raw, "ante", small // 2, low=0, high=10**9)
@@ -148,20 +148,24 @@ def parse_options(raw: Mapping[str, Any] | None, seats: int) -> PokerOptions:
     points = _bool(raw, "points")
     target_points = _optional_int(raw, "target_points", None, low=1, high=10**6)
     if target_points not in (None, 100) and not points:
-        raise InvalidOptions("inconsistent_options", "'target_points' needs the 'points' variation")
+        raise InvalidOptions(EngineCode.INCONSISTENT_OPTIONS, "'target_points' needs the 'points' variation")
     if points and raw.get("ante", 0) != 0:
-        raise InvalidOptions("inconsistent_options", "the 'points' variation has no antes: leave 'ante' out or 0")
+        raise InvalidOptions(
+            EngineCode.INCONSISTENT_OPTIONS, "the 'points' variation has no antes: leave 'ante' out or 0"
+        )
     if points:
         ante = 0
     no_pot_sharing = _bool(raw, "no_pot_sharing")
     showdown_tie = _choice(raw, "showdown_tie", SHOWDOWN_TIES)
     no_limit_first_raise = _choice(raw, "no_limit_first_raise", NO_LIMIT_FIRST_RAISES)
     if no_limit_first_raise != NO_LIMIT_FIRST_RAISES[0] and betting != "no_limit":
-        raise InvalidOptions("inconsistent_options", "'no_limit_first_raise' applies only to 'no_limit' betting")
+        raise InvalidOptions(
+            EngineCode.INCONSISTENT_OPTIONS, "'no_limit_first_raise' applies only to 'no_limit' betting"
+        )
     if big < small:
-        raise InvalidOptions("inconsistent_options", "the big bet cannot be smaller than the small bet")
+        raise InvalidOptions(EngineCode.INCONSISTENT_OPTIONS, "the big bet cannot be smaller than the small bet")
     if stack <= ante:
-        raise InvalidOptions("inconsistent_options", "the starting stack must be larger than the ante")
+        raise InvalidOptions(EngineCode.INCONSISTENT_OPTIONS, "the starting stack must be larger than the ante")
     return PokerOptions(
         betting=betting,
         small_bet=small,

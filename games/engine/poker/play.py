@@ -7,7 +7,7 @@ palace-poker-hindi.txt, the same sections, agrees.
 from __future__ import annotations
 
 from games.engine.cards import Card, format_cards
-from games.engine.errors import IllegalAction
+from games.engine.errors import EngineCode, IllegalAction
 from games.engine.poker.context import Ctx, public
 from games.engine.poker.ending import after_quiet_turn, check_hand_over, next_turn, reset_quiet
 from games.engine.poker.options import MAX_SOLDIERS
@@ -24,10 +24,10 @@ def buy(ctx: Ctx, seat: int) -> None:
     """
     t = ctx.t
     if not t.stock and not t.discards:
-        raise IllegalAction("nothing_to_buy", "the stock and the discard pile are both empty")
+        raise IllegalAction(EngineCode.NOTHING_TO_BUY, "the stock and the discard pile are both empty")
     cost = 0 if ctx.free() else t.options.small_bet
     if t.stacks[seat] < cost:
-        raise IllegalAction("insufficient_chips", f"buying costs {cost} chips; you have {t.stacks[seat]}")
+        raise IllegalAction(EngineCode.INSUFFICIENT_CHIPS, f"buying costs {cost} chips; you have {t.stacks[seat]}")
     ctx.pay(seat, cost)
     reset_quiet(ctx)
     ctx.emit("buy", seat, cost=cost)
@@ -49,13 +49,15 @@ def buy_discard(ctx: Ctx, seat: int) -> None:
     """
     t = ctx.t
     if not t.options.open_market:
-        raise IllegalAction("action_not_allowed", "buying from the discard pile needs the 'open_market' option")
+        raise IllegalAction(
+            EngineCode.ACTION_NOT_ALLOWED, "buying from the discard pile needs the 'open_market' option"
+        )
     if not t.discards:
-        raise IllegalAction("nothing_to_buy", "the discard pile is empty")
+        raise IllegalAction(EngineCode.NOTHING_TO_BUY, "the discard pile is empty")
     cost = 0 if ctx.free() else t.options.big_bet
     if t.stacks[seat] < cost:
         raise IllegalAction(
-            "insufficient_chips", f"buying the top discard costs {cost} chips; you have {t.stacks[seat]}"
+            EngineCode.INSUFFICIENT_CHIPS, f"buying the top discard costs {cost} chips; you have {t.stacks[seat]}"
         )
     ctx.pay(seat, cost)
     reset_quiet(ctx)
@@ -88,10 +90,10 @@ def draw_soldier(ctx: Ctx) -> None:
 def _soldiers_named(ctx: Ctx, seat: int, cards: tuple[Card, ...]) -> list[Card]:
     own = ctx.t.soldiers[seat]
     if len(set(cards)) != len(cards):
-        raise IllegalAction("duplicate_cards", "a card is named twice")
+        raise IllegalAction(EngineCode.DUPLICATE_CARDS, "a card is named twice")
     missing = [card for card in cards if card not in own]
     if missing:
-        raise IllegalAction("not_your_soldier", f"not among your soldiers: {format_cards(missing)}")
+        raise IllegalAction(EngineCode.NOT_YOUR_SOLDIER, f"not among your soldiers: {format_cards(missing)}")
     return list(cards)
 
 
@@ -102,7 +104,7 @@ def discard_turn(ctx: Ctx, seat: int, cards: tuple[Card, ...]) -> None:
     ``must_battle`` for one of the last two under ``two_left_must_battle`` (``two_left``).
     """
     if not cards:
-        raise IllegalAction("no_cards", "a Discard turn discards at least one soldier")
+        raise IllegalAction(EngineCode.NO_CARDS, "a Discard turn discards at least one soldier")
     check_may_pass(ctx.t, seat, action="discard")
     _move_to_discards(ctx, seat, _soldiers_named(ctx, seat, cards))
     if not after_quiet_turn(ctx, seat):
@@ -119,7 +121,7 @@ def discard_step(ctx: Ctx, seat: int, cards: tuple[Card, ...]) -> None:
     named = _soldiers_named(ctx, seat, cards)
     if len(t.soldiers[seat]) - len(named) > MAX_SOLDIERS:
         raise IllegalAction(
-            "too_many_soldiers",
+            EngineCode.TOO_MANY_SOLDIERS,
             f"you hold {len(t.soldiers[seat])} soldiers: discard at least {len(t.soldiers[seat]) - MAX_SOLDIERS}",
         )
     _move_to_discards(ctx, seat, named)
@@ -199,17 +201,17 @@ def bet(ctx: Ctx, seat: int, target: int | None, amount: int | None) -> None:
     """
     t = ctx.t
     if target is None or not (0 <= target < t.seats) or target == seat or not t.in_hand[target]:
-        raise IllegalAction("invalid_target", "bet against another seat still in the hand ('target')")
+        raise IllegalAction(EngineCode.INVALID_TARGET, "bet against another seat still in the hand ('target')")
     if t.banners[target].suit == t.banners[seat].suit:
-        raise IllegalAction("same_banner_suit", "you cannot bet against a banner of your own suit")
+        raise IllegalAction(EngineCode.SAME_BANNER_SUIT, "you cannot bet against a banner of your own suit")
     if ctx.free():
         if amount not in (None, 0):
-            raise IllegalAction("invalid_amount", "without money a bet costs nothing: leave 'amount' out")
+            raise IllegalAction(EngineCode.INVALID_AMOUNT, "without money a bet costs nothing: leave 'amount' out")
         amount = 0
     else:
         amount = ctx.chosen_amount(amount, attack_cost(ctx, seat), what="bet")
     if amount > t.stacks[seat]:
-        raise IllegalAction("insufficient_chips", f"the bet costs {amount} chips; you have {t.stacks[seat]}")
+        raise IllegalAction(EngineCode.INSUFFICIENT_CHIPS, f"the bet costs {amount} chips; you have {t.stacks[seat]}")
     ctx.pay(seat, amount)
     reset_quiet(ctx)
     ctx.emit("bet", seat, target=target, amount=amount)
@@ -254,4 +256,4 @@ def after_elimination(ctx: Ctx, winner: int | None) -> None:
 def check_seat_cards(cards: tuple[Card, ...]) -> None:
     """Actions that name no cards must carry none."""
     if cards:
-        raise IllegalAction("unexpected_cards", "this action names no cards")
+        raise IllegalAction(EngineCode.UNEXPECTED_CARDS, "this action names no cards")

@@ -21,7 +21,7 @@ resignation; the rule here (the README's decisions list):
 
 from __future__ import annotations
 
-from games.engine.errors import IllegalAction
+from games.engine.errors import EngineCode, IllegalAction
 from games.engine.poker import battle as battles
 from games.engine.poker.context import Ctx
 from games.engine.poker.ending import check_hand_over, end_hand, next_turn, reset_quiet
@@ -36,9 +36,9 @@ def resign(ctx: Ctx, seat: int) -> None:
     the play of a hand (never at rest: the deals are chance's)."""
     t = ctx.t
     if not t.in_match[seat]:
-        raise IllegalAction("not_in_match", "this seat has already left the match")
+        raise IllegalAction(EngineCode.NOT_IN_MATCH, "this seat has already left the match")
     if t.phase != PLAY:  # pragma: no cover - every other phase waits for a shuffle, refused before this
-        raise IllegalAction("action_not_allowed", "a player resigns during the play of a hand")
+        raise IllegalAction(EngineCode.ACTION_NOT_ALLOWED, "a player resigns during the play of a hand")
     t.in_match[seat] = False
     t.resigned.append(seat)
     ctx.emit("resigned", seat, stack=t.stacks[seat])

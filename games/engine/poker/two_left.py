@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engine.errors import IllegalAction
+from games.engine.errors import EngineCode, IllegalAction
 
 
 def last_two_opponent(t: Any, seat: int) -> int | None:
@@ -55,6 +55,6 @@ def check_may_pass(t: Any, seat: int, *, action: str) -> None:
     """Refuse a Stay or a Discard turn of a seat that must battle. Raises ``IllegalAction("must_battle")``."""
     if must_battle(t, seat):
         raise IllegalAction(
-            "must_battle",
+            EngineCode.MUST_BATTLE,
             f"two players are left and must battle ('two_left_must_battle'): no {action}; bet, buy or fold",
         )

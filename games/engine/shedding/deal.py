@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from games.engine.cards import Card
-from games.engine.errors import IllegalAction
+from games.engine.errors import EngineCode, IllegalAction
 from games.engine.shedding.context import Ctx, nobody, private, public
 from games.engine.shedding.options import LEFT_OF_DEALER, LOWEST_FACE_UP
 from games.engine.shedding.ranks import contains, draw_value, minus, sort_cards
@@ -119,9 +119,9 @@ def choose_face_up(ctx: Ctx, seat: int, cards: tuple[Card, ...]) -> None:
     """
     t = ctx.t
     if len(cards) != FACE_UP_CARDS:
-        raise IllegalAction("choose_three", "name exactly three cards to lie face up")
+        raise IllegalAction(EngineCode.CHOOSE_THREE, "name exactly three cards to lie face up")
     if not contains([*t.hands[seat], *t.face_up[seat]], cards):
-        raise IllegalAction("not_your_cards", "choose among your hand and face-up cards")
+        raise IllegalAction(EngineCode.NOT_YOUR_CARDS, "choose among your hand and face-up cards")
     t.choices[seat] = sort_cards(cards)
     ctx.emit("face_up_chosen", seat, cards={"cards": private(cards, [seat])})
     if setup_done(ctx):

@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from games.engine.cards import Card
-from games.engine.errors import IllegalAction
+from games.engine.errors import EngineCode, IllegalAction
 from games.engine.protocol import Action, ChanceRequest, Event, LegalAction, Viewer
 from games.engine.shedding import deal, play
 from games.engine.shedding.context import Ctx
@@ -145,7 +145,7 @@ def _decide(ctx: Ctx, phase: str, seat: int, action: Action) -> None:
         return
     handler = _PLAY_HANDLERS.get(action.type) if phase == PLAY else None
     if handler is None:
-        raise IllegalAction("action_not_allowed", f"{action.type!r} is not allowed now (phase {phase!r})")
+        raise IllegalAction(EngineCode.ACTION_NOT_ALLOWED, f"{action.type!r} is not allowed now (phase {phase!r})")
     handler(ctx, seat, action)
     if ctx.t.phase == PLAY:
         take_up_face_up(ctx)

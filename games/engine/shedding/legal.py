@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from games.engine.cards import Card
-from games.engine.errors import IllegalAction
+from games.engine.errors import EngineCode, IllegalAction
 from games.engine.protocol import Action, LegalAction
 from games.engine.shedding.ranks import FOUR_OF_A_KIND, contains, plays_on, sort_cards, timeout_key, top_run
 from games.engine.shedding.state import PLAY, SETUP
@@ -143,21 +143,25 @@ def classify_play(s: Any, seat: int, cards: Sequence[Card]) -> str:
     cards are left), ``not_your_cards``, ``does_not_beat``, ``invalid_out_of_turn_play``.
     """
     if not cards:
-        raise IllegalAction("no_cards", "a play names one or more cards")
+        raise IllegalAction(EngineCode.NO_CARDS, "a play names one or more cards")
     ranks = {card.rank for card in cards}
     if len(ranks) != 1:
-        raise IllegalAction("mixed_ranks", "the cards of one play are all of one rank")
+        raise IllegalAction(EngineCode.MIXED_RANKS, "the cards of one play are all of one rank")
     rank = cards[0].rank
     if seat == s.turn:
         where = source(s, seat)
         if where == FACE_DOWN:
-            raise IllegalAction("play_face_down", "only face-down cards are left: flip one with 'play_face_down'")
+            raise IllegalAction(
+                EngineCode.PLAY_FACE_DOWN, "only face-down cards are left: flip one with 'play_face_down'"
+            )
         if where is None:  # pragma: no cover - a seat on turn always holds cards
-            raise IllegalAction("not_your_cards", "you hold no cards")
+            raise IllegalAction(EngineCode.NOT_YOUR_CARDS, "you hold no cards")
         if not contains(source_cards(s, seat, where), cards):
-            raise IllegalAction("not_your_cards", f"the cards must come from your {where.replace('_', '-')} cards")
+            raise IllegalAction(
+                EngineCode.NOT_YOUR_CARDS, f"the cards must come from your {where.replace('_', '-')} cards"
+            )
         if not plays_on(rank, s.pile):
-            raise IllegalAction("does_not_beat", "the cards must meet or beat the top of the pile")
+            raise IllegalAction(EngineCode.DOES_NOT_BEAT, "the cards must meet or beat the top of the pile")
         return TURN_PLAY
     options = s.options
     top, run = top_run(s.pile)
@@ -168,7 +172,7 @@ def classify_play(s: Any, seat: int, cards: Sequence[Card]) -> str:
         if len(cards) >= FOUR_OF_A_KIND - run and contains(source_cards(s, seat, source(s, seat)), cards):
             return FOUR_PLAY
     raise IllegalAction(
-        "invalid_out_of_turn_play",
+        EngineCode.INVALID_OUT_OF_TURN_PLAY,
         "out of turn you may only add the cards you just drew of the rank just played, or complete a four of a kind",
     )
 
@@ -182,7 +186,7 @@ def default_action(s: Any, seat: int) -> Action:
     ``to_act`` lists first, so it never applies this). Raises ``IllegalAction("not_your_turn")``.
     """
     if seat not in seats_to_act(s):
-        raise IllegalAction("not_your_turn", "it is not this seat's decision")
+        raise IllegalAction(EngineCode.NOT_YOUR_TURN, "it is not this seat's decision")
     if s.phase == SETUP:
         return Action(type="choose_face_up", seat=seat, cards=tuple(s.face_up[seat]), timeout=True)
     if seat != s.turn:

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
-from games.engine.errors import InvalidOptions
+from games.engine.errors import EngineCode, InvalidOptions
 from games.engine.option_fields import BOOL, CHOICE, INT, SEAT, OptionField
 
 MIN_SEATS = 2
@@ -88,14 +88,14 @@ def _is_int(value: object) -> bool:
 def _choice(raw: Mapping[str, Any], key: str, allowed: tuple[str, ...]) -> str:
     value = raw.get(key, allowed[0])
     if value not in allowed:
-        raise InvalidOptions("invalid_option", f"option {key!r} must be one of {list(allowed)}")
+        raise InvalidOptions(EngineCode.INVALID_OPTION, f"option {key!r} must be one of {list(allowed)}")
     return str(value)
 
 
 def _flag(raw: Mapping[str, Any], key: str, default: bool) -> bool:
     value = raw.get(key, default)
     if not isinstance(value, bool):
-        raise InvalidOptions("invalid_option", f"option {key!r} must be true or false")
+        raise InvalidOptions(EngineCode.INVALID_OPTION, f"option {key!r} must be true or false")
     return value
 
 
@@ -104,7 +104,7 @@ def _seat(raw: Mapping[str, Any], key: str, seats: int) -> int | None:
     if value is None:
         return None
     if not _is_int(value) or not 0 <= value < seats:
-        raise InvalidOptions("invalid_option", f"option {key!r} must be a seat from 0 to {seats - 1}")
+        raise InvalidOptions(EngineCode.INVALID_OPTION, f"option {key!r} must be a seat from 0 to {seats - 1}")
     return int(value)
 
 
@@ -115,30 +115,30 @@ def parse_options(raw: Mapping[str, Any] | None, seats: int) -> ShedOptions:
     ``inconsistent_options`` (one deck for more than five players).
     """
     if raw is not None and not isinstance(raw, Mapping):
-        raise InvalidOptions("invalid_option", "options must be a JSON object")
+        raise InvalidOptions(EngineCode.INVALID_OPTION, "options must be a JSON object")
     raw = dict(raw or {})
     if not _is_int(seats) or not MIN_SEATS <= seats <= MAX_SEATS:
-        raise InvalidOptions("invalid_seats", f"Palace takes {MIN_SEATS} to {MAX_SEATS} players")
+        raise InvalidOptions(EngineCode.INVALID_SEATS, f"Palace takes {MIN_SEATS} to {MAX_SEATS} players")
     unknown = set(raw) - _FIELDS
     if unknown:
-        raise InvalidOptions("unknown_option", f"unknown Palace options: {sorted(unknown)}")
+        raise InvalidOptions(EngineCode.UNKNOWN_OPTION, f"unknown Palace options: {sorted(unknown)}")
     decks = raw.get("decks", 1 if seats <= MAX_SEATS_ONE_DECK else 2)
     if not _is_int(decks) or decks not in (1, 2):
-        raise InvalidOptions("invalid_option", "option 'decks' must be 1 or 2")
+        raise InvalidOptions(EngineCode.INVALID_OPTION, "option 'decks' must be 1 or 2")
     if decks == 1 and seats > MAX_SEATS_ONE_DECK:
         raise InvalidOptions(
-            "inconsistent_options", f"one deck serves at most {MAX_SEATS_ONE_DECK} players; use 'decks': 2"
+            EngineCode.INCONSISTENT_OPTIONS, f"one deck serves at most {MAX_SEATS_ONE_DECK} players; use 'decks': 2"
         )
     first_player = raw.get("first_player", LOWEST_FACE_UP)
     if _is_int(first_player):
         first_player = _seat(raw, "first_player", seats)
     elif first_player not in FIRST_PLAYER_RULES:
         raise InvalidOptions(
-            "invalid_option", f"option 'first_player' must be one of {list(FIRST_PLAYER_RULES)} or a seat"
+            EngineCode.INVALID_OPTION, f"option 'first_player' must be one of {list(FIRST_PLAYER_RULES)} or a seat"
         )
     max_turns = raw.get("max_turns", DEFAULT_MAX_TURNS)
     if not _is_int(max_turns) or not 1 <= max_turns <= 1_000_000:
-        raise InvalidOptions("invalid_option", "option 'max_turns' must be an integer from 1 to 1000000")
+        raise InvalidOptions(EngineCode.INVALID_OPTION, "option 'max_turns' must be an integer from 1 to 1000000")
     return ShedOptions(
         decks=decks,
         first_dealer=_seat(raw, "first_dealer", seats),

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from games.engine.cards import Card
-from games.engine.errors import IllegalAction
+from games.engine.errors import EngineCode, IllegalAction
 from games.engine.shedding.context import Ctx, private, public
 from games.engine.shedding.ending import check_out
 from games.engine.shedding.legal import (
@@ -45,7 +45,9 @@ def _decision(ctx: Ctx) -> None:
 
 def _must_be_on_turn(ctx: Ctx, seat: int, what: str) -> None:
     if seat != ctx.t.turn:
-        raise IllegalAction("not_on_turn", f"only the player on turn may {what}; out of turn you may only play")
+        raise IllegalAction(
+            EngineCode.NOT_ON_TURN, f"only the player on turn may {what}; out of turn you may only play"
+        )
 
 
 def play(ctx: Ctx, seat: int, cards: Sequence[Card]) -> None:
@@ -138,9 +140,9 @@ def pick_up(ctx: Ctx, seat: int) -> None:
     t = ctx.t
     _must_be_on_turn(ctx, seat, "pick up the pile")
     if not t.pile:
-        raise IllegalAction("empty_pile", "there is no pile to pick up")
+        raise IllegalAction(EngineCode.EMPTY_PILE, "there is no pile to pick up")
     if t.options.must_play_if_able and (source(t, seat) == FACE_DOWN or turn_plays(t, seat)):
-        raise IllegalAction("must_play", "you can play, so you must")
+        raise IllegalAction(EngineCode.MUST_PLAY, "you can play, so you must")
     _decision(ctx)
     taken = list(t.pile)
     t.pile = []
@@ -161,12 +163,12 @@ def play_face_down(ctx: Ctx, seat: int, target: int | None) -> None:
     t = ctx.t
     _must_be_on_turn(ctx, seat, "play a face-down card")
     if source(t, seat) != FACE_DOWN:
-        raise IllegalAction("face_down_not_yet", "face-down cards come after the hand and the face-up cards")
+        raise IllegalAction(EngineCode.FACE_DOWN_NOT_YET, "face-down cards come after the hand and the face-up cards")
     row = t.face_down[seat]
     if target is None:
         target = next(i for i, card in enumerate(row) if card is not None)
     if not 0 <= target < len(row) or row[target] is None:
-        raise IllegalAction("invalid_target", "name the position (0-2) of one of your face-down cards")
+        raise IllegalAction(EngineCode.INVALID_TARGET, "name the position (0-2) of one of your face-down cards")
     card = row[target]
     row[target] = None
     _decision(ctx)

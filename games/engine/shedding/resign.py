@@ -15,7 +15,7 @@ by going out); the rule here (the README's decisions list and the package docstr
 
 from __future__ import annotations
 
-from games.engine.errors import IllegalAction
+from games.engine.errors import EngineCode, IllegalAction
 from games.engine.shedding.context import Ctx
 from games.engine.shedding.deal import begin_play, setup_done, unchosen_to_hand
 from games.engine.shedding.ending import end_match
@@ -28,9 +28,9 @@ def resign(ctx: Ctx, seat: int) -> None:
     seat already out or resigned, and ``IllegalAction("action_not_allowed")`` before the deal."""
     t = ctx.t
     if seat in t.out or seat in t.resigned:
-        raise IllegalAction("not_in_match", "this seat is no longer in the match")
+        raise IllegalAction(EngineCode.NOT_IN_MATCH, "this seat is no longer in the match")
     if t.phase not in (SETUP, PLAY):  # pragma: no cover - the phases before are chance's, refused before this
-        raise IllegalAction("action_not_allowed", "a player resigns once the cards are dealt")
+        raise IllegalAction(EngineCode.ACTION_NOT_ALLOWED, "a player resigns once the cards are dealt")
     on_turn = t.phase == PLAY and t.turn == seat
     t.resigned.append(seat)
     ctx.emit("resigned", seat, cards_left=ctx.cards_left(seat))
