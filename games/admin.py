@@ -30,7 +30,7 @@ from games.engine.protocol import STAFF
 from games.engine.registry import game_kind
 from games.models import Event, Game, IdempotencyKey, Seat
 from games.selectors.hand_history import hand_histories, hand_history
-from games.selectors.views import event_json
+from games.selectors.read_models import event_json
 from games.selectors.words import game_names, log_lines, seat_name
 
 

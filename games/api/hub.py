@@ -34,7 +34,7 @@ from django.db import close_old_connections
 
 from games.engine.protocol import Viewer
 from games.selectors import live
-from games.selectors.views import event_json, viewer_for
+from games.selectors.read_models import event_json, viewer_for
 from games.services.fanout import CHANNEL
 from palace_api.errors import NotFoundError
 

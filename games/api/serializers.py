@@ -149,7 +149,7 @@ class GameDetailOutput(serializers.Serializer):
 
 
 class EventOutput(serializers.Serializer):
-    """One log entry (``games.selectors.views.event_json``). Every entry has ``seq``, ``kind``, ``actor`` and
+    """One log entry (``games.selectors.read_models.event_json``). Every entry has ``seq``, ``kind``, ``actor`` and
     ``created``; the rest depends on ``kind``:
 
     - an engine action (``shuffle`` or an action type of the game, ``resign`` included): ``action`` and

@@ -27,7 +27,7 @@ from games.api.serializers import (
 from games.engine.errors import ACTION_CODES, EngineCode
 from games.engine.registry import GAMES
 from games.models import GameStatus
-from games.selectors import views as selectors
+from games.selectors import read_models as selectors
 from games.services import action_submit_idempotent, game_create, seat_take
 from palace_api.errors import BODY, INVALID_BODY, NO_BODY, ErrorCode, error_responses
 from palace_api.serializers import NoQuery, StrictSerializer, query

@@ -115,7 +115,7 @@ def decisions_after(game: Game, *, first: int, rows: Sequence[Event]) -> list[Du
     order, none missing) that became due after ``first``: what that stretch of the log newly owes, by seat.
     ``decisions_after(game, first=0, rows=<the log up to v>)`` is every decision due at ``v``.
 
-    ``game`` comes with its seats (``games.selectors.views.game_get``). Raises ``EngineError`` only if the log
+    ``game`` comes with its seats (``games.selectors.read_models.game_get``). Raises ``EngineError`` only if the log
     is corrupt.
     """
     engine = engine_of(game)

@@ -14,7 +14,7 @@ from typing import Any
 from games.engine.protocol import STAFF
 from games.engine.registry import game_kind
 from games.models import Event, Game
-from games.selectors.views import event_json
+from games.selectors.read_models import event_json
 from games.selectors.words import game_names
 
 

@@ -18,8 +18,8 @@ from django.utils import timezone
 from games.messages import GAME_FINISHED, GAME_STARTED, TURN_DUE
 from games.models import Event, Game, GameStatus, Seat
 from games.selectors.due import Due, due_of
+from games.selectors.read_models import game_events, game_get
 from games.selectors.state import engine_of, game_state
-from games.selectors.views import game_events, game_get
 
 LIVE_STATUSES = (GameStatus.WAITING, GameStatus.ACTIVE)
 """A game in any other status (finished, or any end added later) never logs again."""

@@ -7,8 +7,8 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
 from games.models import Event, Game
+from games.selectors.read_models import event_json, game_seats, viewer_for
 from games.selectors.state import engine_of, state_at
-from games.selectors.views import event_json, game_seats, viewer_for
 from games.selectors.words import log_lines, seat_names
 from palace_api.errors import ErrorCode, NotFoundError
 

@@ -16,7 +16,7 @@ from games.engine.phrasing import Line, Names, Piece, line
 from games.engine.protocol import Viewer
 from games.engine.registry import game_kind
 from games.models import Event, Game
-from games.selectors.views import event_json
+from games.selectors.read_models import event_json
 
 
 def seat_name(number: int, *, player: str | None = None, bot: str | None = None) -> str:
@@ -30,7 +30,7 @@ def seat_name(number: int, *, player: str | None = None, bot: str | None = None)
 
 
 def seat_names(seats: Iterable[Mapping[str, Any]]) -> dict[int, str]:
-    """Seat number -> ``seat_name``, from seat rows as ``games.selectors.views.game_seats`` lists them
+    """Seat number -> ``seat_name``, from seat rows as ``games.selectors.read_models.game_seats`` lists them
     (``{"seat", "player": {"name"} | None, "bot"}``)."""
     return {
         row["seat"]: seat_name(row["seat"], player=(row.get("player") or {}).get("name"), bot=row.get("bot"))

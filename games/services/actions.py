@@ -13,8 +13,8 @@ from django.db import IntegrityError, transaction
 from games.engine.cards import parse_cards
 from games.engine.protocol import Action
 from games.models import Game, GameStatus, IdempotencyKey, IdempotencyStatus
+from games.selectors.read_models import event_json
 from games.selectors.state import engine_of, game_state
-from games.selectors.views import event_json
 from games.services.log import append_action, game_lock, seat_bots, seat_of
 from palace_api.errors import ConflictError, ErrorCode, ForbiddenError, NotFoundError, UnprocessableError
 

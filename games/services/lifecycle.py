@@ -9,8 +9,8 @@ from django.db import transaction
 
 from games.engine.protocol import Action
 from games.models import Event, Game, GameStatus, Seat
+from games.selectors.read_models import event_json
 from games.selectors.state import engine_of, game_state
-from games.selectors.views import event_json
 from games.services.actions import ActionResult
 from games.services.log import append_action, append_rows, game_lock, seat_of
 from palace_api.errors import ConflictError, ErrorCode, ForbiddenError, NotFoundError

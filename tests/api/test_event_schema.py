@@ -58,7 +58,7 @@ from games.engine.protocol import Game as Engine
 from games.engine.registry import GAMES
 from games.engine.shedding.events import EVENTS as SHED_EVENTS
 from games.models import Event, Game
-from games.selectors.views import event_json, game_get, viewer_for
+from games.selectors.read_models import event_json, game_get, viewer_for
 from games.services.actions import action_submit
 from games.services.games import game_create, seat_take
 from games.services.lifecycle import game_cancel, game_resign, seat_leave

@@ -10,7 +10,7 @@ from django.contrib.auth.models import AnonymousUser
 
 from games.api.serializers import ActionResultOutput, EventPageOutput, GameDetailOutput, render
 from games.models import Game
-from games.selectors.views import game_detail, game_events, game_get
+from games.selectors.read_models import game_detail, game_events, game_get
 from tests.api.table import create_table
 
 pytestmark = pytest.mark.django_db

@@ -41,8 +41,8 @@ from games.models import Event, Game, Seat
 from games.selectors import live
 from games.selectors.due import decisions_after
 from games.selectors.home import my_game_row, my_games
+from games.selectors.read_models import game_detail, game_get, my_turns
 from games.selectors.state import state_at
-from games.selectors.views import game_detail, game_get, my_turns
 from games.services.actions import action_submit
 from games.services.games import game_create, seat_take
 from games.services.lifecycle import game_resign

@@ -27,7 +27,7 @@ from games.engine.cards import FULL_DECK
 from games.engine.errors import EngineError
 from games.engine.protocol import SPECTATOR, STAFF
 from games.models import Event, Game
-from games.selectors.views import event_json, game_detail, game_get
+from games.selectors.read_models import event_json, game_detail, game_get
 from games.services.actions import action_submit
 from games.services.games import game_create, seat_take
 from games.services.lifecycle import game_resign

@@ -8,13 +8,13 @@ from typing import Any
 
 from games.engine.protocol import SPECTATOR
 from games.models import Event, Game
-from games.selectors import views
-from games.selectors.views import event_json, game_events, game_get, viewer_for
+from games.selectors import read_models
+from games.selectors.read_models import event_json, game_events, game_get, viewer_for
 from games.services import game_create, seat_take
 
 
 class GameAfter:
-    """Stands for ``games.models.Game`` in ``games.selectors.views``: ``then`` runs on the first use of
+    """Stands for ``games.models.Game`` in ``games.selectors.read_models``: ``then`` runs on the first use of
     ``objects``, that is between ``game_get``'s read of the seats and its read of the game alone."""
 
     def __init__(self, then: Any) -> None:
@@ -41,7 +41,7 @@ def test_a_game_read_while_its_first_seats_are_taken_comes_with_those_seats(monk
         seat_take(game_id=game.pk, player=bob, seat=1)
 
     with monkeypatch.context() as patch:
-        patch.setattr(views, "Game", GameAfter(both_sit))
+        patch.setattr(read_models, "Game", GameAfter(both_sit))
         read = game_get(game.pk)
 
     assert read.status == "active" and read.version == Event.objects.filter(game=game).count()
@@ -74,7 +74,7 @@ def test_a_log_read_stops_at_the_version_of_the_seats_it_was_given(make_player, 
         return before
 
     with monkeypatch.context() as patch:
-        patch.setattr(views, "game_get", stale)
+        patch.setattr(read_models, "game_get", stale)
         answer = auth_client(bob_token).get(f"/api/v1/games/{game.pk}/events/")
     assert answer.status_code == 200
     body = answer.json()

@@ -37,8 +37,8 @@ from games.api.serializers import EventPageOutput, render
 from games.engine.protocol import SPECTATOR, STAFF, Viewer
 from games.models import Event, Game, GameStatus
 from games.selectors import live
+from games.selectors.read_models import event_json, game_events, game_get
 from games.selectors.state import engine_of, game_state
-from games.selectors.views import event_json, game_events, game_get
 from games.services import action_submit, game_create, seat_take
 from games.services.lifecycle import seat_leave
 

@@ -24,7 +24,7 @@ from games.engine.protocol import SPECTATOR
 from games.engine.registry import KINDS
 from games.models import Game
 from games.selectors.hand_history import hand_histories
-from games.selectors.views import game_events, game_get, game_seats, viewer_for
+from games.selectors.read_models import game_events, game_get, game_seats, viewer_for
 from games.selectors.words import game_outcome, log_lines, seat_names
 from tests.services.test_redaction import play_audited
 

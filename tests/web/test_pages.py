@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from games.selectors.views import game_get
+from games.selectors.read_models import game_get
 from games.services import game_create, seat_take
 from tests.web.conftest import csrf
 

@@ -16,8 +16,8 @@ from django.db import OperationalError
 from games.engine.bots import get_bot
 from games.engine.errors import EngineError
 from games.models import Game, GameStatus
+from games.selectors.read_models import game_get
 from games.selectors.state import engine_of, game_state
-from games.selectors.views import game_get
 from games.services.actions import action_submit
 
 T = TypeVar("T")

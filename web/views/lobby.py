@@ -11,7 +11,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games.engine.errors import EngineError
-from games.selectors import views as games
+from games.selectors import read_models as games
 from games.selectors.options import bot_names, game_kinds, option_defaults, option_fields
 from games.services import game_create, seat_take
 from games.services.lifecycle import game_cancel, seat_leave

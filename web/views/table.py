@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from games.engine.errors import EngineError
-from games.selectors import views as games
+from games.selectors import read_models as games
 from games.selectors.options import bot_names
 from games.selectors.replay import game_replay_step
 from games.selectors.words import log_lines

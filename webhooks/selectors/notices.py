@@ -2,7 +2,7 @@
 
 A game's log (``games.models.Event``) is read between two versions; each *deriver* below turns that stretch
 into ``Notice`` records, one per recipient seat. Every card a notice shows comes from the per-viewer read of
-the log (``games.selectors.views.event_json`` for that seat), so a notice never holds a card its recipient may
+the log (``games.selectors.read_models.event_json`` for that seat), so a notice never holds a card its recipient may
 not know. A new event type is one more deriver in ``DERIVERS`` and one more name in
 ``games.messages.WEBHOOK_EVENTS``.
 """
@@ -26,7 +26,7 @@ from games.messages import (
 )
 from games.models import Event, Game
 from games.selectors.due import Due, decisions_after, handed_after
-from games.selectors.views import event_json, game_seats
+from games.selectors.read_models import event_json, game_seats
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,7 +183,7 @@ DERIVERS: tuple[Deriver, ...] = (game_started, seat_changes, hand_finished, game
 def log_stretch(game: Game, *, first: int, last: int) -> LogStretch | None:
     """The stretch of ``game``'s log after version ``first`` up to ``last`` (``None`` if it holds no entry).
 
-    ``game`` comes from ``games.selectors.views.game_get`` (seats and players loaded). Replays the engine from
+    ``game`` comes from ``games.selectors.read_models.game_get`` (seats and players loaded). Replays the engine from
     ``state_at(game, first)`` through the stretch to know which decisions became due in it.
     """
     rows = list(Event.objects.filter(game=game, seq__gt=first, seq__lte=last).order_by("seq"))

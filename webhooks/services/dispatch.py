@@ -13,7 +13,7 @@ from datetime import datetime
 
 from django.db import transaction
 
-from games.selectors.views import game_get
+from games.selectors.read_models import game_get
 from outbox.services import deliveries_queue, queued_now
 from palace_api.errors import NotFoundError
 from webhooks.models import Endpoint, GameCursor, Message

@@ -20,7 +20,7 @@ from django.contrib.auth import get_user_model
 from django.db import connections
 from pytest_django.live_server_helper import LiveServer
 
-from games.selectors import views as selectors
+from games.selectors import read_models as selectors
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 SCREENSHOTS = Path(os.environ.get("PALACE_SCREENSHOTS") or Path(tempfile.gettempdir()) / "palace-screenshots")

@@ -4,7 +4,7 @@ not know, before or after."""
 
 from __future__ import annotations
 
-from games.selectors.views import game_get
+from games.selectors.read_models import game_get
 from tests.web.browser.conftest import assert_shows_only_known_cards, sign_up
 
 PASSWORD = "a long test password 42"  # noqa: S105

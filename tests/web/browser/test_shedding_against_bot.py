@@ -8,7 +8,7 @@ import time
 
 from playwright.sync_api import Error as PlaywrightError
 
-from games.selectors.views import game_get
+from games.selectors.read_models import game_get
 from tests.web.browser.conftest import (
     assert_shows_only_known_cards,
     shot,
