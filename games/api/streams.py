@@ -272,7 +272,7 @@ class MyStreamView(AsyncAPIView):
         try:
             while True:
                 waiter.clear()
-                now = await database(live.my_games, user_id, also=list(before or {}))
+                now = await database(live.stream_games, user_id, also=list(before or {}))
                 news = await database(live.my_stream_news, before, now)
                 for name, payload in news:
                     yield sse(payload, event=name)

@@ -115,7 +115,7 @@ class MyGame:
     due: Due | None
 
 
-def my_games(user_id: int, *, also: Iterable[int] = ()) -> dict[int, MyGame]:
+def stream_games(user_id: int, *, also: Iterable[int] = ()) -> dict[int, MyGame]:
     """The user's unfinished games (and the games ``also`` names, whatever their status), by id."""
     seats = (
         Seat.objects.filter(player_id=user_id)
@@ -154,7 +154,7 @@ def game_result(game_id: int, seat: int) -> dict[str, Any] | None:
 
 
 def my_stream_news(before: dict[int, MyGame] | None, now: dict[int, MyGame]) -> list[tuple[str, dict[str, Any]]]:
-    """What the caller's stream announces going from ``before`` to ``now`` (``my_games`` twice), in order:
+    """What the caller's stream announces going from ``before`` to ``now`` (``stream_games`` twice), in order:
     ``(name, payload)`` with name ``game.started``, ``turn.due`` or ``game.finished``.
 
     ``before`` ``None``: the stream has just opened, and announces the turns due now. A decision is announced

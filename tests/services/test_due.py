@@ -256,7 +256,7 @@ def streamed(table: Table) -> list[tuple[int, int]]:
     told = []
     for seat, user in table.people.items():
         before = table.streams[seat]
-        now = live.my_games(user.pk, also=list(before or {}))
+        now = live.stream_games(user.pk, also=list(before or {}))
         news = live.my_stream_news(before, now)
         table.streams[seat] = now
         told += [(payload["seat"], payload["version"]) for name, payload in news if name == TURN_DUE]
