@@ -198,7 +198,8 @@ def test_run_command_serves_a_hand_against_a_bot_and_stops_on_ctrl_c(running_ser
         timeout=180,
     )
     assert shedding.returncode == 0, shedding.stdout + shedding.stderr
-    assert "plays palace game" in shedding.stdout and "finishing order" in shedding.stdout
+    assert "plays palace game" in shedding.stdout and "match over after" in shedding.stdout
+    assert "1. " in shedding.stdout, "the finishing order, in the game's own words"
     port = base.split(":")[2].split("/")[0]
     assert_delivery_worker_yields(port)
     os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C in the terminal sends

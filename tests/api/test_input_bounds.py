@@ -27,6 +27,7 @@ from palace_api.errors import ApplicationError
 from tests.api.helpers import resolve
 from tests.bad_inputs import BAD_VALUES, Tally, as_header
 from webhooks.models import Endpoint
+from webhooks.services.secret_box import seal
 
 # The stream views read the database in threads of their own, which see only what is committed.
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -127,7 +128,9 @@ def world(make_player, make_staff, throttle_rates, monkeypatch) -> dict[str, Any
     game = game_create(creator=alice, kind="palace-poker", seats=2, options={})
     seat_take(game_id=game.pk, player=alice)
     seat_take(game_id=game.pk, player=bob)
-    endpoint = Endpoint.objects.create(user=alice, url="https://1.1.1.1/hook", events=["turn.due"], secret="whsec_x")  # noqa: S106
+    endpoint = Endpoint.objects.create(
+        user=alice, url="https://1.1.1.1/hook", events=["turn.due"], sealed_secret=seal("whsec_eA==")
+    )
     return {"token": alice_token, "game_id": game.pk, "webhook_id": endpoint.pk}
 
 
