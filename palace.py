@@ -241,8 +241,11 @@ def supervise(services: dict[str, list[str]], *, ready: str) -> int:
 
 
 def stop(children: Iterable[subprocess.Popen[bytes]]) -> None:
-    """SIGTERM each child still running, then SIGKILL whichever has not ended 15 s later."""
+    """SIGTERM each child still running, then SIGKILL whichever has not ended 15 s later. A second Ctrl-C (or a
+    supervisor's SIGTERM passed on twice) while they stop changes nothing: the 15 s bound ends it anyway."""
     children = list(children)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     for child in children:
         if child.poll() is None:
             child.send_signal(signal.SIGTERM)
