@@ -117,7 +117,7 @@ def command_screenshots(pytest_args: Sequence[str]) -> int:
         return code
     os.environ.setdefault("SECRET_KEY", "palace-tests-only-not-secret")
     os.environ["PALACE_SCREENSHOTS"] = str(ROOT / "docs" / "screenshots")
-    return run([str(venv_python()), "-m", "pytest", "-p", "no:cacheprovider", "tests/web/browser", *pytest_args])
+    return run([str(venv_python()), "-m", "pytest", "-p", "no:cacheprovider", "tests/system/browser", *pytest_args])
 
 
 BACKGROUND = ("webhooks",)
@@ -223,7 +223,7 @@ def supervise(services: dict[str, list[str]], *, ready: str) -> int:
                 argv,
                 cwd=ROOT,
                 start_new_session=True,
-                preexec_fn=nice,  # noqa: PLW1509 - this process runs no threads
+                preexec_fn=nice,
             )
         say(ready)
         say("Ctrl-C stops the web server, the worker and beat")

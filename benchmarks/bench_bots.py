@@ -58,7 +58,7 @@ def start_worker(env: dict[str, str], workdir: Path) -> subprocess.Popen[bytes]:
     level = os.environ.get("BENCH_WORKER_LOGLEVEL", "WARNING")  # INFO logs each task's run time
     command = [sys.executable, "-m", "celery", "-A", "palace_api", "worker", "-P", "solo", "-l", level]
     command += ["-I", "benchmarks.bench_tasks", "-n", f"bench-{uuid.uuid4().hex[:6]}@%h"]
-    log = open(workdir / "worker.log", "ab")  # noqa: SIM115 - closed with the process
+    log = open(workdir / "worker.log", "ab")
     return subprocess.Popen(  # noqa: S603 - our own interpreter and fixed arguments
         command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
     )

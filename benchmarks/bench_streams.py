@@ -101,7 +101,7 @@ class Server:
 
     def __init__(self, env: dict[str, str], workdir: Path) -> None:
         self.port = free_port()
-        log = open(workdir / "server.log", "ab")  # noqa: SIM115 - closed with the process
+        log = open(workdir / "server.log", "ab")
         command = [sys.executable, "-m", "gunicorn", "palace_api.asgi:application"]
         command += ["--worker-class", "uvicorn_worker.UvicornWorker", "--workers", "1", "--bind", f"{HOST}:{self.port}"]
         self.process = subprocess.Popen(  # noqa: S603 - our own interpreter and fixed arguments

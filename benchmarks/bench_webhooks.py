@@ -78,7 +78,7 @@ class Receiver(BaseHTTPRequestHandler):
 
     hits: Any = None
 
-    def do_POST(self) -> None:  # noqa: N802 - the http.server interface
+    def do_POST(self) -> None:
         self.rfile.read(int(self.headers.get("Content-Length") or 0))
         kind = self.path.strip("/").split("/")[0]
         if kind in KINDS:
@@ -125,7 +125,7 @@ def start_workers(env: dict[str, str], workdir: Path) -> list[subprocess.Popen[b
     ]
     processes = []
     for index, command in enumerate(commands):
-        log = open(workdir / f"worker-{index}.log", "ab")  # noqa: SIM115 - closed with the process
+        log = open(workdir / f"worker-{index}.log", "ab")
         # As palace.py run and docker-compose.yml: deliveries run at a lower CPU priority than the games.
         nice = lower_priority if "webhooks" in command else None
         processes.append(
@@ -136,7 +136,7 @@ def start_workers(env: dict[str, str], workdir: Path) -> list[subprocess.Popen[b
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
-                preexec_fn=nice,  # noqa: PLW1509 - no threads of ours run yet at this point
+                preexec_fn=nice,
             )
         )
     return processes

@@ -1,5 +1,5 @@
 """The redaction property at length: 1,000 random games of each kind (``--games``), every view and every log
-entry of each checked for every seat, a spectator and an anonymous caller (tests/services/test_redaction.py).
+entry of each checked for every seat, a spectator and an anonymous caller (tests/games/selectors/test_redaction.py).
 
     .venv/bin/python benchmarks/redaction_soak.py [--games 1000] [--seed 10000]
 
@@ -40,7 +40,7 @@ def main() -> int:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
-    from tests.services.test_redaction import play_audited
+    from tests.games.selectors.test_redaction import play_audited
 
     leaks = 0
     for kind in ("palace-poker", "palace"):

@@ -45,7 +45,7 @@ def request_bodies_closed(result: dict[str, Any], generator: Any, request: Any, 
 
 CLOSED_COMPONENTS = ("GameState",)
 """Answers the schema closes: the engine's view of a game, whose every field is typed (``games.api.schema``);
-tests/api/test_state_schema.py checks every view of random games against it, so a field the engine adds
+tests/games/api/test_state_schema.py checks every view of random games against it, so a field the engine adds
 without the schema fails there instead of reaching a generated client as an unknown key."""
 
 

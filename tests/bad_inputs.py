@@ -1,4 +1,4 @@
-"""The bad values the input walks (tests/api/test_input_bounds.py, tests/web/test_input_bounds.py) put in every
+"""The bad values the input walks (tests/games/api/test_input_bounds.py, tests/web/test_input_bounds.py) put in every
 header, query parameter, form field and body field the project reads, one at a time; and the tally they keep."""
 
 from __future__ import annotations

@@ -49,7 +49,7 @@ def test_prepare_broker_declares_the_queue_once_and_again_without_error(tmp_path
     broker = tmp_path / "broker.sqlite3"
     env = broker_env(broker)
     for _ in range(2):
-        done = subprocess.run(  # noqa: S603 - our own command
+        done = subprocess.run(
             [sys.executable, "manage.py", "prepare_broker"], cwd=ROOT, env=env, capture_output=True, text=True
         )
         assert done.returncode == 0, done.stderr
@@ -60,7 +60,7 @@ def test_prepare_broker_declares_the_queue_once_and_again_without_error(tmp_path
 def test_processes_starting_together_after_prepare_broker_all_find_the_queue(tmp_path):
     broker = tmp_path / "broker.sqlite3"
     env = broker_env(broker)
-    prepared = subprocess.run(  # noqa: S603 - our own command
+    prepared = subprocess.run(
         [sys.executable, "manage.py", "prepare_broker"], cwd=ROOT, env=env, capture_output=True, text=True
     )
     assert prepared.returncode == 0, prepared.stderr

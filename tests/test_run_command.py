@@ -18,7 +18,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.streams.live import Sse, read_sse
+from tests.system.streams.live import Sse, read_sse
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -43,7 +43,7 @@ def running_server(tmp_path):
     for name in ("DJANGO_SETTINGS_MODULE", "SECRET_KEY", "DEBUG"):
         env.pop(name, None)
     log = (tmp_path / "run.log").open("w+")
-    process = subprocess.Popen(  # noqa: S603 - our own command
+    process = subprocess.Popen(
         [sys.executable, "palace.py", "run"],
         cwd=ROOT,
         env=env,

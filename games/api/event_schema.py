@@ -14,7 +14,7 @@ differently (``resigned``: chips or cards left) gets a component per game and a 
 ``oneOf``, told apart by the fields each requires.
 
 The components are added by ``add_event_components``, a drf-spectacular postprocessing hook
-(``SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"]``). tests/api/test_event_schema.py checks every event of random
+(``SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"]``). tests/games/api/test_event_schema.py checks every event of random
 games of both kinds, as each viewer gets it, against them.
 """
 

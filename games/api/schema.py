@@ -4,7 +4,7 @@ The engine renders a game's state, options, legal actions and log as plain JSON 
 ``LegalAction.to_json``, ``Event.view_json``); the views pass it through untouched. These serializers are never
 run: they describe that JSON, one component per game where the games differ, so a generated client gets typed
 models (``PokerState``, ``ShedState``...) instead of free dicts. ``state`` and ``options`` are a ``oneOf`` with
-the ``kind`` discriminator; action types are enums per game. ``tests/api/test_contract.py`` plays whole matches
+the ``kind`` discriminator; action types are enums per game. ``tests/games/api/test_contract.py`` plays whole matches
 of both games through a client generated from this schema, and Schemathesis checks every answer against it.
 """
 

@@ -4,7 +4,7 @@ An event (``games.engine.protocol.Event``) is a ``type``, a ``seat``, public ``d
 groups. Each game's ``events`` module lists its ``EVENTS`` (an ``EventSpec`` per type it emits) beside the code
 that emits them, the way its ``options`` module lists ``OPTION_FIELDS``; the events every game makes by the
 shared steps (``shuffle``, ``timeout``) and the draw for the first deal are built here.
-tests/api/test_event_schema.py plays random games of both kinds and checks every event, as each viewer gets it,
+tests/games/api/test_event_schema.py plays random games of both kinds and checks every event, as each viewer gets it,
 against the schema made from these lists, and that each game emits every type its list names and no other.
 """
 

@@ -1,7 +1,7 @@
 """What each option of a game is, as data: a form, a schema or a document can be generated from it.
 
 Each game's ``options`` module lists its ``OPTION_FIELDS`` beside the dataclass ``parse_options`` fills, naming
-the same choice tuples and bounds ``parse_options`` checks (tests/engine/test_option_fields.py holds them
+the same choice tuples and bounds ``parse_options`` checks (tests/games/engine/test_option_fields.py holds them
 together), so a form built from these fields offers what the engine accepts and nothing else.
 """
 

@@ -173,7 +173,7 @@ Phrase = Callable[[Mapping[str, Any], Names], Line]
 
 def phrase_with(table: Mapping[str, Phrase], event: Mapping[str, Any], names: Names) -> Line:
     """The line of ``event`` by the phrase of its type in ``table``; raises ``KeyError`` for a type the table
-    lacks (every catalogue type has one: tests/engine/test_phrases.py)."""
+    lacks (every catalogue type has one: tests/games/engine/test_phrases.py)."""
     return table[event["type"]](event, names)
 
 

@@ -15,7 +15,7 @@ badge, ``me/games/``'s ``my_turn``, the streams' and webhooks' ``turn.due`` and 
 
 The present is read from the projection the services write with every append, in the same transaction
 (``Seat.due_since``, ``Game.deadline``: ``games.services.log``), with no replay; a past version (a stretch of the
-log a webhook announces) by replaying ``state_at`` through the same ``since_after``. tests/services/test_due.py
+log a webhook announces) by replaying ``state_at`` through the same ``since_after``. tests/games/selectors/test_due.py
 checks at every version of random games that the two agree, and that every reader tells the same decisions.
 """
 

@@ -92,7 +92,7 @@ def smtp_server() -> Iterator[SmtpServer]:
     server = SmtpServer(host="127.0.0.1", port=port)
 
     class Handler:
-        async def handle_DATA(self, smtp: Any, session: Any, envelope: Any) -> str:  # noqa: N802 (aiosmtpd's name)
+        async def handle_DATA(self, smtp: Any, session: Any, envelope: Any) -> str:
             with server.lock:
                 server.messages.append(envelope.original_content or envelope.content)
             return "250 Message accepted for delivery"

@@ -11,7 +11,7 @@ from django.utils.dateparse import parse_datetime
 from knox.models import AuthToken
 
 from players.models import Player
-from tests.api.helpers import assert_error
+from tests.games.api.helpers import assert_error
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,7 @@ from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
 
 from palace_api.env import make_env, read_throttle_rates
-from tests.api.helpers import assert_error
+from tests.games.api.helpers import assert_error
 
 pytestmark = pytest.mark.django_db
 

@@ -4,7 +4,7 @@ as a staff member and as a visitor, and Django's error pages (400, 403, 404, 500
 
 Beside the header, each page is read for what the policy would block in a browser: an inline <script> or
 <style> without the header's nonce, or a style attribute where styles may not be inline. The browser tests
-(tests/web/browser/) then report no violation as people use the pages.
+(tests/system/browser/) then report no violation as people use the pages.
 """
 
 from __future__ import annotations

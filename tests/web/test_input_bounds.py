@@ -37,7 +37,7 @@ from tests.web.conftest import PASSWORD
 pytestmark = pytest.mark.django_db
 
 SKIPPED_PREFIXES = ("api/", "admin/")
-"""The API (tests/api/test_input_bounds.py walks it from its schema) and the admin (walked below, its own way)."""
+"""The API (tests/games/api/test_input_bounds.py walks it from its schema) and the admin (walked below, its own way)."""
 
 GOOD = {"name": "zed", "password": PASSWORD, "password_again": PASSWORD, "address": "alice@example.com"}
 """A good value for a field a page leaves blank, by name."""

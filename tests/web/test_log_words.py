@@ -2,7 +2,7 @@
 ``games.engine.registry``): the table's log, the whole-log page, the replay, the admin's hand histories and
 event log, and the finished-game mail.
 
-Given random games of both kinds played through the services (tests/services/test_redaction.py's
+Given random games of both kinds played through the services (tests/games/selectors/test_redaction.py's
 ``play_audited``: every option at random, 2 to 5 seats, a bot seat now and then, expired deadlines, resignations,
 absent seats resigned or handed to the bot), when each seated player, a spectator and staff read the log page and
 replay steps, staff read the admin's pages, and each seat's finished mail is made, then every line is the game's
@@ -26,7 +26,7 @@ from games.models import Game
 from games.selectors.hand_history import hand_histories
 from games.selectors.read_models import game_events, game_get, game_seats, viewer_for
 from games.selectors.words import game_outcome, log_lines, seat_names
-from tests.services.test_redaction import play_audited
+from tests.games.selectors.test_redaction import play_audited
 
 GAMES_PER_KIND = 2
 REPLAY_STEPS = 12

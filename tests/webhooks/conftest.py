@@ -50,7 +50,7 @@ def receiver() -> Iterator[Receiver]:
     state: dict[str, Receiver] = {}
 
     class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+        def do_POST(self) -> None:
             hook = state["receiver"]
             body = self.rfile.read(int(self.headers.get("content-length") or 0))
             with hook.lock:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.api.helpers import assert_error
+from tests.games.api.helpers import assert_error
 from webhooks.models import Attempt, Endpoint, Message
 
 pytestmark = pytest.mark.django_db

@@ -13,7 +13,7 @@ import ipaddress
 import pytest
 
 from palace_api.errors import ApplicationError
-from tests.api.helpers import assert_error
+from tests.games.api.helpers import assert_error
 from webhooks.models import Attempt, Endpoint, Message
 from webhooks.services.delivery import message_deliver
 from webhooks.services.endpoints import endpoint_ping

@@ -1,5 +1,5 @@
 """Every event the shedding game Palace emits, as data (``games.engine.event_fields``): what its seat, data fields
-and card groups are. The API's schema types each log event from this list; tests/api/test_event_schema.py holds
+and card groups are. The API's schema types each log event from this list; tests/games/api/test_event_schema.py holds
 it to what random games emit. A seat is 0 to 9."""
 
 from __future__ import annotations

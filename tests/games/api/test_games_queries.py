@@ -1,0 +1,61 @@
+"""What the hot requests cost in SQL: a game's view and an action (benchmarks/README.md, "Where the time goes")."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from tests.games.api.table import create_table
+
+pytestmark = pytest.mark.django_db
+
+HEADS_UP = {"betting": "limit", "small_bet": 5, "big_bet": 10, "first_dealer": 1}
+TRANSACTION_CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE SAVEPOINT", "ROLLBACK TO SAVEPOINT")
+
+
+def statements(captured: CaptureQueriesContext) -> list[str]:
+    """The SQL sent, without transaction control (a test's transaction makes savepoints of BEGIN and COMMIT)."""
+    sql = [query["sql"] for query in captured.captured_queries]
+    return [text for text in sql if not text.upper().startswith(TRANSACTION_CONTROL)]
+
+
+@pytest.fixture
+def table(make_player, auth_client):
+    """alice (seat 0) and bob (seat 1, dealer) heads-up; alice acts first."""
+    clients = [auth_client(make_player(name)[1]) for name in ("alice", "bob")]
+    return create_table(clients[0], clients, options=HEADS_UP)
+
+
+def test_a_game_view_reads_the_token_then_the_game_with_its_seats_in_one_query(table):
+    with CaptureQueriesContext(connection) as captured:
+        table.view(0)
+    sql = statements(captured)
+    assert len(sql) == 2, sql
+    assert "knox_authtoken" in sql[0]
+    assert "games_seat" in sql[1] and "games_game" in sql[1] and "auth_user" in sql[1]
+
+
+def test_an_action_locks_the_game_and_reads_its_seats_in_one_query(table):
+    table.view(0)
+    with CaptureQueriesContext(connection) as captured:
+        table.act(0, "stay")
+    sql = statements(captured)
+    # The token; the game (locked) with its seats; the events; the game's projections; the seats' to_act.
+    assert len(sql) == 5, sql
+    assert "games_seat" in sql[1] and "games_game" in sql[1]
+    if connection.vendor == "postgresql":
+        assert 'FOR UPDATE OF "games_game"' in sql[1]
+    assert sql[2].startswith("INSERT INTO")
+
+
+def test_an_action_after_which_the_same_seat_decides_writes_the_seats_once(table):
+    """The buyer owes the discard step: a new decision (README, "Whose decision is due"), whose start
+    (``Seat.due_since``) is written with ``to_act`` in one statement."""
+    table.view(0)
+    with CaptureQueriesContext(connection) as captured:
+        buy = table.act(0, "buy").json()
+    assert buy["to_act"] == [0], "the buyer owes the discard step"
+    sql = statements(captured)
+    assert len(sql) == 5, sql
+    assert [text for text in sql if text.startswith('UPDATE "games_seat"')] == [sql[4]]
