@@ -14,9 +14,11 @@ from typing import Any
 
 from games.engine.phrasing import (
     DEALER_DRAW_PHRASES,
+    Cards,
     Line,
     Names,
     Phrase,
+    Piece,
     chips,
     count_words,
     hand_name,
@@ -162,26 +164,29 @@ def _raise(event: Event, names: Names) -> Line:
 
 
 def _palace_shown(event: Event, names: Names) -> Line:
-    """In a battle: to the other side alone, with the hand's name; at a showdown: to all, the hand named with
-    its five cards, then the palace cards it does not use."""
-    who, palace = _who(event, names), known(event, "palace")
+    """In a battle: to the other side alone; at a showdown: to all. Either way the hand is named with its
+    (up to) five cards, as the engine chose them, then the palace cards it does not use."""
+    who, palace, hand = _who(event, names), known(event, "palace"), known(event, "hand")
     if "to" in event:
         to = names(event["to"])
         if palace is None:
             return line(f"{who} shows {to} the palace cards, which the others do not see")
-        return line(who, f" shows {to} the palace cards ", palace, f": {hand_name(event, 'palace') or 'their hand'}")
-    hand = known(event, "hand")
+        name = hand_name(event, "palace") or "their hand"
+        if hand is None:
+            # Logged before battle hands carried their five cards.
+            return line(who, f" shows {to} the palace cards ", palace, f": {name}")
+        return line(f"{who} shows {to} the palace: {name}, ", *_hand_then_rest(hand, palace))
     own = event["own_suit_cards"]
     suit = f" ({count_words(own, 'card')} of the banner suit)" if own else ""
+    return line(f"{who} shows the palace: {event['hand']}, ", *_hand_then_rest(hand, palace, after=suit))
+
+
+def _hand_then_rest(hand: Cards | None, palace: Cards | None, *, after: str = "") -> tuple[Piece | None, ...]:
+    """A hand's cards, then the palace cards it leaves out, each card once."""
     rest = None if palace is None or hand is None else without(palace, hand)
-    return line(
-        who,
-        f" shows the palace: {event['hand']}, ",
-        hand,
-        suit,
-        "; also in the palace: " if rest and rest.codes else None,
-        rest if rest and rest.codes else None,
-    )
+    if not rest or not rest.codes:
+        return (hand, after)
+    return (hand, after, "; also in the palace: ", rest)
 
 
 def _battle_won(event: Event, names: Names) -> Line:
@@ -249,7 +254,11 @@ def _match_ended(event: Event, names: Names) -> Line:
     verb = "wins" if len(winners) == 1 else "win"
     each = "" if len(winners) == 1 else " each"
     hands = count_words(event["hands"], "hand")
-    return line(f"The match ends after {hands}: {names.several(winners)} {verb} with {top} {unit}{each}")
+    standing = _standing(measure, names, unit)
+    return line(
+        f"The match ends after {hands}: {names.several(winners)} {verb} with {top} {unit}{each}; final "
+        f"{'scores' if unit == 'points' else 'stacks'}: {standing}"
+    )
 
 
 def _resigned(event: Event, names: Names) -> Line:
