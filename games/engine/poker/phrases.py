@@ -2,8 +2,9 @@
 
 ``phrase(event, names)`` turns one event, as a viewer receives it (``Event.view_json``), into a
 ``games.engine.phrasing.Line``: who, what and how much, with the cards the viewer may know. A palace he may not
-see is counted, never listed; a hand is its name and its (up to) five cards; a showdown lists each palace card
-once (those the hand uses among its five, the rest after). The admin's hand histories, the web log, the replay
+see is counted, never listed; a hand is its name and its (up to) five cards, as the engine's evaluator chose
+them; a shown palace (at a showdown, or in a battle to the other side) lists each palace card once (those the
+hand uses among its five, the rest after). The admin's hand histories, the web log, the replay
 and the mails all phrase Palace Poker's events here (found through ``games.engine.registry``).
 """
 

@@ -263,3 +263,12 @@ def test_a_group_some_viewers_may_not_see_is_listed_to_them_and_counted_to_the_o
 
 def test_showdown_and_battle_lines_name_the_hand_and_its_five_cards(phrased: Phrased) -> None:
     assert phrased.shown_hands["showdown"] > 10 and phrased.shown_hands["battle"] > 10, phrased.shown_hands
+
+
+def test_a_battle_logged_before_hands_carried_their_cards_still_reads() -> None:
+    """A ``palace_shown`` of a battle stored before the event carried the hand's cards (README, Changelog): the
+    palace and the hand's name, nothing made up."""
+    event = {"type": "palace_shown", "seat": 0, "to": 1, "cards": {"palace": ["Qd", "Qc", "8s"]}}
+    event["hand_names"] = {"palace": "three queens"}
+    line = KINDS["palace-poker"].phrase(event, Names({0: "frank", 1: "brad"}))
+    assert line.text == "frank shows brad the palace cards Q\u2666 Q\u2663 8\u2660: three queens"
