@@ -195,12 +195,13 @@ def _battle_won(event: Event, names: Names) -> Line:
 
 
 def _captured(event: Event, names: Names) -> Line:
-    loser = event["loser"]
+    loser, cards = event["loser"], known(event, "cards")
+    out = f"; {names(loser)} is out of the hand"
+    if cards is not None and len(cards.codes) == 1:
+        # A loser without soldiers gives up his banner alone.
+        return line(_who(event, names), f" takes {names.possessive(loser)} banner, ", cards, f", as a soldier{out}")
     return line(
-        _who(event, names),
-        f" takes {names.possessive(loser)} banner and soldiers, ",
-        known(event, "cards"),
-        f", as soldiers; {names(loser)} is out of the hand",
+        _who(event, names), f" takes {names.possessive(loser)} banner and soldiers, ", cards, f", as soldiers{out}"
     )
 
 
