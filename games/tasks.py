@@ -17,6 +17,12 @@ def bot_move(game_id: int, version: int) -> bool:
     return bot_move_service(game_id=game_id, version=version)
 
 
+@shared_task(name="games.tasks.slow_bot_move", **TASK_OPTIONS)
+def slow_bot_move(game_id: int, version: int) -> bool:
+    """``bot_move`` for a bot that thinks long (the search bot), sent to the slow queue (``SLOW_TASK_QUEUE``)."""
+    return bot_move_service(game_id=game_id, version=version)
+
+
 @shared_task(name="games.tasks.apply_timeout", **TASK_OPTIONS)
 def apply_timeout(game_id: int, version: int) -> bool:
     """The countdown for one deadline: applies the default action if it is due and the game has not moved."""

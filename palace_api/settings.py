@@ -262,6 +262,9 @@ CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_DEFAULT_QUEUE = "palace"
 # Webhook deliveries wait on other people's servers: their own queue and worker (palace_api/celery.py route_task).
 WEBHOOK_DELIVERY_QUEUE = env.str("WEBHOOK_DELIVERY_QUEUE", default="webhooks")
+# The search bot's moves (about 250 ms each) and game reviews (many such searches) take a queue and worker of their
+# own, so a basic bot's move or a turn timeout never waits behind a search (README, "Bot levels").
+SLOW_TASK_QUEUE = env.str("SLOW_TASK_QUEUE", default="slow")
 CELERY_TASK_ROUTES = ("palace_api.celery.route_task",)
 # Celery's Django fix-up closes the worker's database connections around every task unless this is set; a new
 # PostgreSQL connection (with its password exchange) then costs more than the task. Closed every 2 x 500 tasks.

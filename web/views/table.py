@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 
 from games.engine.errors import EngineError
 from games.selectors import read_models as games
-from games.selectors.options import bot_names
+from games.selectors.options import bot_choices
 from games.selectors.replay import game_replay_step
 from games.selectors.words import log_lines
 from games.services import action_submit_idempotent
@@ -67,7 +67,7 @@ def _table(request: HttpRequest, game: Any, *, error: str | None = None) -> dict
         "seated": seated,
         "playing": playing,
         "creator": request.user.pk == game.creator_id,
-        "bots": bot_names(game.kind),
+        "bots": bot_choices(game.kind),
         "log": list(reversed(log_lines(game.kind, events["results"], names)))[:LOG_LINES],
         "resign_words": kind.resign_words,
         "error": error,
