@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
+from games.services.review import review_advance
 from games.services.turns import bot_move as bot_move_service
 from games.services.turns import stalled_bots_sweep, timeout_apply, timeouts_sweep
 from outbox.broker import TASK_OPTIONS
@@ -39,3 +40,9 @@ def sweep_timeouts() -> int:
 def sweep_stalled_bots() -> int:
     """The periodic sweeper of bot decisions whose message was lost: each such bot moves, once."""
     return stalled_bots_sweep()
+
+
+@shared_task(name="games.tasks.review_game", **TASK_OPTIONS)
+def review_game(review_id: int) -> bool:
+    """One batch of a game's review (on the slow queue); queues the next batch itself until the review is done."""
+    return review_advance(review_id=review_id)
