@@ -28,4 +28,5 @@ urlpatterns = [
     path("games/<int:game_id>/resign/", table.table_resign, name="table-resign"),
     path("games/<int:game_id>/log/", table.table_log, name="table-log"),
     path("games/<int:game_id>/replay/<int:step>/", table.table_replay, name="table-replay"),
+    path("games/<int:game_id>/review/", table.table_review, name="table-review"),
 ]

@@ -13,7 +13,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
 from games.engine.protocol import Action
-from games.models import Event, Game, Review, ReviewedDecision
+from games.models import Event, Game, GameStatus, Review, ReviewedDecision
 from games.selectors.state import engine_of, state_at
 
 WORST = 5
@@ -117,4 +117,50 @@ def review_json(review: Review) -> dict[str, Any]:
         "finished": review.finished,
         "rows": rows,
         "worst": [row["seq"] for row in differ[:WORST]],
+    }
+
+
+def move_words(body: dict[str, Any]) -> str:
+    """An action body in a few words for a page, its cards left for the page to draw: ``play``, ``bet 10 at seat
+    1``, ``pick up``."""
+    words = [body["type"].replace("_", " ")]
+    if body.get("amount") is not None:
+        words.append(str(body["amount"]))
+    if body.get("target") is not None:
+        words.append(f"at seat {body['target']}")
+    return " ".join(words)
+
+
+def _row_words(row: dict[str, Any]) -> dict[str, Any]:
+    return {
+        **row,
+        "played_words": move_words(row["played"]),
+        "best_words": move_words(row["best"]),
+        "played_percent": round(100 * row["played_score"]),
+        "best_percent": round(100 * row["best_score"]),
+        "loss_points": round(100 * row["loss"]),
+    }
+
+
+def review_panel(game: Game, user: AbstractBaseUser | AnonymousUser, *, step: int) -> dict[str, Any] | None:
+    """What the replay page shows of the review of ``user``'s own seat, at ``step``: ``None`` for someone who did
+    not play the game or a game not over; else ``{"seat", "review"}`` (``review_json`` or ``None`` before anyone
+    asked), ``"worst"`` (its rows where the move played and the search's differ most, largest loss first) and
+    ``"here"`` (the row of this step's move, if it was one of the reviewed), each row with its moves in words and
+    its scores in percent."""
+    if game.status != GameStatus.FINISHED:
+        return None
+    seat = review_seat(game, user, None)
+    if seat is None:
+        return None
+    review = review_get(game, seat)
+    if review is None:
+        return {"seat": seat, "review": None, "worst": [], "here": None}
+    found = review_json(review)
+    by_seq = {row["seq"]: _row_words(row) for row in found["rows"]}
+    return {
+        "seat": seat,
+        "review": found,
+        "worst": [by_seq[seq] for seq in found["worst"]],
+        "here": by_seq.get(step),
     }

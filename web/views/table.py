@@ -9,7 +9,7 @@ from urllib.parse import urlencode
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
@@ -17,9 +17,11 @@ from games.engine.errors import EngineError
 from games.selectors import read_models as games
 from games.selectors.options import bot_choices
 from games.selectors.replay import game_replay_step
+from games.selectors.review import review_panel
 from games.selectors.words import log_lines
 from games.services import action_submit_idempotent
 from games.services.lifecycle import game_resign
+from games.services.review import review_request
 from palace_api.errors import ApplicationError, NotFoundError
 from players.auth import stream_token_for
 from web.forms import ActForm, seq_parameter
@@ -192,5 +194,20 @@ def table_replay(request: HttpRequest, game_id: int, step: int) -> HttpResponse:
             "previous": step - 1 if step > 1 else None,
             "next": step + 1 if step < replay["steps"] else None,
             "replaying": True,
+            "review": review_panel(game, request.user, step=step),
+            "error": request.session.pop("web_error", None),
         },
     )
+
+
+@login_required
+@require_POST
+def table_review(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Ask for the search bot's review of one's own seat in a finished game (``games.services.review``); back to
+    the replay's last step, where it shows, with a refusal in words if any."""
+    game = _game(game_id)
+    try:
+        review_request(user=request.user, game_id=game_id)
+    except (ApplicationError, EngineError) as error:
+        request.session["web_error"] = _words(error)
+    return redirect("web:table-replay", game_id=game_id, step=max(1, game.version))
