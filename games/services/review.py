@@ -13,6 +13,7 @@ its own choice.
 
 from __future__ import annotations
 
+import logging
 import secrets
 import time
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ from django.utils import timezone
 
 from games.engine.bots import ActionJSON, RandomSource, get_bot
 from games.engine.bots.search import SearchBot
+from games.engine.errors import EngineError
 from games.engine.registry import get_game
 from games.models import Game, GameStatus, Review, ReviewedDecision, ReviewStatus
 from games.selectors.review import review_seat, same_move, seat_decisions
@@ -34,6 +36,7 @@ from outbox.broker import send_after_commit
 from palace_api.errors import ApplicationError, ConflictError, ErrorCode, ForbiddenError, NotFoundError
 
 REVIEW_GAME = "games.tasks.review_game"
+logger = logging.getLogger(__name__)
 _RNG = secrets.SystemRandom()
 
 
@@ -64,17 +67,24 @@ def position_review(
 
     The candidates are the search's own (``Searchable.candidates``) with the move played first (added if the
     search would not have considered it): it is then measured in every sweep the budget allows, at least one.
+    ``None`` too where the search itself has a single candidate (it answers those without searching), and where
+    the move played cannot be played out from the search's deals (logged).
     Budget: ``seconds`` of wall time per decision (``None``: no clock), at most ``iterations`` rollouts; with
     ``seconds=None`` the result is a function of the view and ``rng`` alone. Raises ``EngineError`` only for a
     state where ``seat`` has no decision.
     """
     view = get_game(kind).view(state, seat)  # the seat's view: cards it could not see are not in it
     rules = getattr(get_bot(kind, "search"), "rules")  # noqa: B009 - the search bot's game rules (Searchable)
-    others = [body for body in rules.candidates(view, rng) if not same_move(body, played)]
-    if not others:
+    own = rules.candidates(view, rng)
+    if len(own) < 2:
+        return None  # the search answers this decision without searching (Palace's face-up choice): no rating
+    candidates = [played, *(body for body in own if not same_move(body, played))]
+    try:
+        totals, counts = SearchBot(rules, seconds=seconds, iterations=iterations).search(view, candidates, rng)
+    except EngineError:
+        # A move the search cannot play out from its own deals: the decision is left unrated, the review goes on.
+        logger.warning("review: %s seat %s, no rating for %s", kind, seat, played, exc_info=True)
         return None
-    candidates = [played, *others]
-    totals, counts = SearchBot(rules, seconds=seconds, iterations=iterations).search(view, candidates, rng)
     means = [total / count if count else -1.0 for total, count in zip(totals, counts, strict=True)]
     best = max(range(len(candidates)), key=lambda i: (means[i], -i))  # a tie goes to the move played
     return PositionReview(best=candidates[best], played_score=means[0], best_score=means[best], rollouts=sum(counts))
