@@ -9,9 +9,10 @@ moved by ``games.services.turns.bot_move``, the service the ``bot_move`` / ``slo
 row locked, the state loaded, the bot's choice from its seat's view, the append and its commit (which publishes
 the next move to a throwaway embedded broker, as in production it goes to Redis). A finished match is replaced by
 a new one. It prints, per game and bot, the moves made, their wall time and the process's CPU time, and moves per
-second of each; then the ratio of ``search`` to ``basic``: how many worker processes the slow queue needs for the
-same number of moves (README, "Bot levels"). The search's budget (250 ms a decision) is wall time, so its rate
-is close to 4 a second whatever the machine; a forced decision (one legal action) is answered at once.
+second of each; then per game the ratio of ``basic``'s moves per CPU second (what one core sustains; its wall
+time is mostly waiting when the machine is busy) to ``search``'s moves per wall second: its budget (250 ms a
+decision) is wall time, so a process makes at most 4 a second, fewer CPU seconds each when it shares its core; a
+forced decision (one legal action) is answered at once.
 
 By default it works in a throwaway PostgreSQL database (``palace_bench_state_<pid>`` on the server of
 ``DATABASE_URL``, made and dropped by ``bench_state_load``'s helper); ``--sqlite`` uses a SQLite file instead.
@@ -78,12 +79,17 @@ def run(basic_moves: int, search_moves: int) -> None:
     for kind in KINDS:
         for bot, moves in (("basic", basic_moves), ("search", search_moves)):
             made, wall, cpu = measure(kind, bot, moves, creator)
-            rates[kind, bot] = made / wall
+            # basic: its CPU time is what a core gives it (wall time is mostly waiting on a busy machine);
+            # search: its budget is wall time, so a process makes at most 1 / budget moves a second.
+            rates[kind, bot] = made / cpu if bot == "basic" else made / wall
             print(f"{kind:<13} {bot:<7} {made:>6} {wall:>8.2f} {cpu:>7.2f} {made / wall:>8.1f} {made / cpu:>12.1f}")
     print()
     for kind in KINDS:
         ratio = rates[kind, "basic"] / rates[kind, "search"]
-        print(f"{kind}: one search move costs a worker process as much time as {ratio:.0f} basic moves")
+        print(
+            f"{kind}: a core makes {rates[kind, 'basic']:.0f} basic moves per CPU second; a search process "
+            f"{rates[kind, 'search']:.1f} moves per second: {ratio:.0f}x"
+        )
 
 
 def main(argv: list[str] | None = None) -> int:
