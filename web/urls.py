@@ -17,6 +17,7 @@ urlpatterns = [
     path("mine/", lobby.my_games, name="my-games"),
     path("mine/badge/", lobby.my_turns_badge, name="my-badge"),
     path("new/<str:kind>/", lobby.table_new, name="table-new"),
+    path("rules/<str:kind>/", lobby.rules, name="rules"),
     path("games/<int:game_id>/", table.table, name="table"),
     path("games/<int:game_id>/live/", table.table_live, name="table-live"),
     path("games/<int:game_id>/stream/", table.table_stream, name="table-stream"),

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST
 
 from games.engine.errors import EngineError
 from games.selectors import read_models as games
+from games.selectors.hand_end import last_finished_hand, match_ends
 from games.selectors.options import bot_names
 from games.selectors.replay import game_replay_step
 from games.selectors.words import log_lines
@@ -24,7 +25,7 @@ from palace_api.errors import ApplicationError, NotFoundError
 from players.auth import stream_token_for
 from web.forms import ActForm, seq_parameter
 from web.registry import table_kind
-from web.tables import seat_names
+from web.tables import TableKind, seat_names
 from web.views.lobby import KIND_NAMES
 
 LOG_LINES = 40
@@ -59,9 +60,11 @@ def _table(request: HttpRequest, game: Any, *, error: str | None = None) -> dict
     )
     return {
         "game": detail,
+        "kind": game.kind,
         "kind_name": KIND_NAMES.get(game.kind, game.kind),
         "template": kind.template,
         "t": None if detail["state"] is None else kind.table_context(detail, names),
+        **_ending(request, game, kind, names),
         "names": names,
         "to_act_names": [names[seat] for seat in detail["to_act"]],
         "seated": seated,
@@ -76,6 +79,21 @@ def _table(request: HttpRequest, game: Any, *, error: str | None = None) -> dict
         "stream_kinds": " ".join(kind.entry_kinds),
         "live_stream": settings.WEB_LIVE_STREAM,
     }
+
+
+def _ending(request: HttpRequest, game: Any, kind: TableKind, names: dict[int, str]) -> dict[str, Any]:
+    """The end of the last hand (``end``, drawn by ``kind.hand_end_template``; ``end_fresh``: shown open until the
+    viewer's next decision) and of the match (``results``), read from the game's own history and events."""
+    out: dict[str, Any] = {"end": None, "end_fresh": False, "end_template": kind.hand_end_template, "results": None}
+    if kind.hand_end is not None:
+        finished = last_finished_hand(game, request.user, public_only=True)
+        if finished is not None:
+            out["end"], out["end_fresh"] = kind.hand_end(finished.hand), finished.fresh
+    if kind.results is not None:
+        event = match_ends([game]).get(game.pk)
+        if event is not None:
+            out["results"] = kind.results(event, names)
+    return out
 
 
 @login_required
