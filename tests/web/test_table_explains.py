@@ -45,6 +45,12 @@ def test_the_rules_pages_exist_and_are_linked_from_the_lobby_the_form_and_the_ta
     assert alice.get("/rules/chess/").status_code == 404
 
 
+def test_the_rules_are_open_to_someone_who_has_not_signed_up(client):
+    welcome = client.get("/").content.decode()
+    assert 'href="/rules/palace-poker/"' in welcome and 'href="/rules/palace/"' in welcome
+    assert client.get("/rules/palace/").status_code == 200
+
+
 def test_the_form_shows_its_defaults_folds_the_variants_and_seats_bots(web_client):
     """Defaults are the inputs' values; an option left at the default shown follows the others (the big bet,
     twice the small bet); a bot named in the form sits at once and the match starts."""

@@ -47,8 +47,9 @@ def _table_row(summary: dict[str, Any]) -> dict[str, Any]:
 
 def lobby(request: HttpRequest) -> HttpResponse:
     """Open tables with their kind, seats, options and time per decision; and tables being played."""
+    kinds = [(kind, KIND_NAMES.get(kind, kind)) for kind in game_kinds()]
     if not request.user.is_authenticated:
-        return render(request, "web/welcome.html")
+        return render(request, "web/welcome.html", {"kinds": kinds})
     queryset = games.games_queryset(request.user)
     open_tables = games.filter_open_seats(queryset, open_seats=True)[:LOBBY_TABLES]
     playing = queryset.filter(status="active")[:LOBBY_TABLES]
@@ -58,7 +59,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
         {
             "open_tables": [_table_row(games.game_summary(game)) for game in open_tables],
             "playing": [_table_row(games.game_summary(game)) for game in playing],
-            "kinds": [(kind, KIND_NAMES.get(kind, kind)) for kind in game_kinds()],
+            "kinds": kinds,
         },
     )
 

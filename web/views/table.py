@@ -82,17 +82,17 @@ def _table(request: HttpRequest, game: Any, *, error: str | None = None) -> dict
 
 
 def _ending(request: HttpRequest, game: Any, kind: TableKind, names: dict[int, str]) -> dict[str, Any]:
-    """The end of the last hand (``end``, drawn by ``kind.hand_end_template``; ``end_fresh``: shown open until the
-    viewer's next decision) and of the match (``results``), read from the game's own history and events."""
+    """The match's ``results`` once it ended; before, the end of the last hand (``end``, drawn by
+    ``kind.hand_end_template``; ``end_fresh``: shown open until the viewer's next decision). Both are read from the
+    game's own events and history (``games.selectors.hand_end``)."""
     out: dict[str, Any] = {"end": None, "end_fresh": False, "end_template": kind.hand_end_template, "results": None}
-    if kind.hand_end is not None:
+    event = match_ends([game]).get(game.pk) if kind.results is not None else None
+    if event is not None and kind.results is not None:
+        out["results"] = kind.results(event, names)
+    elif kind.hand_end is not None:
         finished = last_finished_hand(game, request.user, public_only=True)
         if finished is not None:
             out["end"], out["end_fresh"] = kind.hand_end(finished.hand), finished.fresh
-    if kind.results is not None:
-        event = match_ends([game]).get(game.pk)
-        if event is not None:
-            out["results"] = kind.results(event, names)
     return out
 
 

@@ -44,7 +44,6 @@ def test_a_poker_match_against_a_bot_shows_each_hand_end_and_the_results(server,
     page = browser.new_context().new_page()
     sign_up(page, server, "dana", PASSWORD)
     assert_accessible(page, "the lobby")
-    shot(page, "lobby")
     page.click("text=New Palace Poker table")
     assert page.input_value("#id_option_small_bet") == "5"
     assert not page.is_visible("#id_option_open_market")  # a variant: folded
