@@ -137,3 +137,37 @@ def test_the_end_of_the_match_shows_the_results_and_what_to_do_next(web_client):
     assert "you won" in alice.get("/mine/").content.decode()
     mine = bob.get("/mine/").content.decode()
     assert "you won" not in mine and re.search(r"2nd of 2, \d+ chips", mine)
+
+
+def test_places_put_the_winners_first_then_the_most_chips_and_share_a_tie():
+    """palace-poker.txt, "Winning the Pot": the match's winners (most chips among those still in) come first; the
+    others follow by chips (or points) left, equal ones sharing a place."""
+    from web.poker.ending import outcome, results
+
+    event = {"winners": [2], "stacks": [0, 0, 900, 100], "hands": 9}
+    rows = results(event, {0: "ann", 1: "ben", 2: "cy", 3: "di"})["rows"]
+    assert [(row["place"], row["name"], row["score"]) for row in rows] == [
+        ("1st", "cy", "900 chips"),
+        ("2nd", "di", "100 chips"),
+        ("3rd", "ann", "0 chips"),
+        ("3rd", "ben", "0 chips"),
+    ]
+    assert outcome(event, 2) == (True, "1st of 4, 900 chips")
+    assert outcome(event, 1) == (False, "3rd of 4, 0 chips")
+    assert outcome(event, None) == (False, "")
+    points = {"winners": [0], "stacks": [1000, 1000], "scores": [104, 80], "hands": 14}
+    assert outcome(points, 1) == (False, "2nd of 2, 80 points")
+
+
+def test_the_shedding_places_are_the_finishing_order():
+    from web.shedding.ending import outcome, results
+
+    event = {"order": [1, 0, 2], "reason": "last_player", "cards_left": {"0": 0, "1": 0, "2": 7}, "turns": 80}
+    table = results(event, {0: "ann", 1: "ben", 2: "cy"})
+    assert [(row["place"], row["name"], row["score"]) for row in table["rows"]] == [
+        ("1st", "ben", "no cards left"),
+        ("2nd", "ann", "no cards left"),
+        ("3rd", "cy", "7 cards left"),
+    ]
+    assert table["why"] == "one player was left holding cards"
+    assert outcome(event, 1) == (True, "1st of 3, no cards left")

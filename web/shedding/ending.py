@@ -22,10 +22,14 @@ def hand_end(hand: Any) -> dict[str, Any]:
     return {"number": hand.number, "lines": [] if hand.end is None else [hand.end], "ends_match": True}
 
 
+def _left(count: int) -> str:
+    return "no cards left" if not count else f"{count} card{'s' if count != 1 else ''} left"
+
+
 def _places(event: Mapping[str, Any]) -> tuple[dict[int, int], set[int], dict[int, str]]:
     places = {seat: place for place, seat in enumerate(event["order"], start=1)}
     left = {int(seat): count for seat, count in event["cards_left"].items()}
-    scores = {seat: "no cards left" if not left.get(seat) else f"{left[seat]} cards left" for seat in places}
+    scores = {seat: _left(left.get(seat, 0)) for seat in places}
     return places, {event["order"][0]} if event["order"] else set(), scores
 
 
