@@ -32,7 +32,8 @@ class TableKind:
     explanation (``help``, formatted with ``target`` and ``cost``) and what resigning does (``resign_words``,
     after "You leave this match for good").
 
-    Its rules page (``rules_template``); the options the new-table form shows first (``common_options``, the
+    Its rules page (``rules_template``) and the words of its log explained under the log (``glossary_template``);
+    the options the new-table form shows first (``common_options``, the
     others folded); the end of a hand (``hand_end``: the game's history hand -> the dict
     ``hand_end_template`` draws as ``end``, or ``None`` for a game whose hand is the match) and of the match
     (``results``: its ``match_ended`` event and the seats' names -> ``{"rows": [...]}``; ``outcome``: the event
@@ -46,6 +47,7 @@ class TableKind:
     action_types: tuple[str, ...] = ()
     help: Mapping[str, str] = field(default_factory=dict)
     rules_template: str = ""
+    glossary_template: str = ""
     common_options: tuple[str, ...] = ()
     hand_end: Callable[[Any], dict[str, Any]] | None = None
     hand_end_template: str = ""

@@ -42,6 +42,8 @@ def test_the_rules_pages_exist_and_are_linked_from_the_lobby_the_form_and_the_ta
         assert page.status_code == 200 and words in page.content.decode()
         game_id = _new_table(alice, kind, {"seats": 2, "sit": "on"})
         assert f'href="/rules/{kind}/"' in alice.get(f"/games/{game_id}/").content.decode()
+        if kind == "palace-poker":
+            assert "banner card set aside" in alice.get(f"/games/{game_id}/").content.decode()
     assert alice.get("/rules/chess/").status_code == 404
 
 

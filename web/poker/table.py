@@ -81,6 +81,7 @@ TABLE = TableKind(
     action_types=ACTION_TYPES,
     help=HELP,
     rules_template="web/poker/rules.html",
+    glossary_template="web/poker/_glossary.html",
     common_options=("betting", "small_bet", "starting_stack", "max_hands", "first_dealer", "points"),
     hand_end=ending.hand_end,
     hand_end_template="web/poker/_hand_end.html",

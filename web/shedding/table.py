@@ -64,6 +64,7 @@ TABLE = TableKind(
     action_types=ACTION_TYPES,
     help=HELP,
     rules_template="web/shedding/rules.html",
+    glossary_template="web/shedding/_glossary.html",
     common_options=("first_dealer", "first_player", "finish", "max_turns"),
     hand_end=None,
     results=ending.results,

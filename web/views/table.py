@@ -73,6 +73,7 @@ def _table(request: HttpRequest, game: Any, *, error: str | None = None) -> dict
         "bots": bot_names(game.kind),
         "log": list(reversed(log_lines(game.kind, events["results"], names)))[:LOG_LINES],
         "resign_words": kind.resign_words,
+        "glossary_template": kind.glossary_template,
         "error": error,
         "idempotency_key": uuid.uuid4().hex,
         "poll_ms": int(settings.WEB_POLL_SECONDS * 1000),
