@@ -322,6 +322,18 @@ class ActForm(forms.Form):
         return data
 
 
+class HandSeenForm(forms.Form):
+    """The "Next hand" button under a hand's result: ``hand``, the number of the hand the player has seen."""
+
+    hand = forms.CharField(max_length=10, strip=False)
+
+    def clean_hand(self) -> int:
+        try:
+            return parse_seq(self.cleaned_data["hand"])
+        except ValueError as error:
+            raise forms.ValidationError(str(error)) from None
+
+
 class BotForm(forms.Form):
     """The bot a table's creator seats: one of the game's bots (``bot_names``)."""
 

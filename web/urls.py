@@ -27,6 +27,7 @@ urlpatterns = [
     path("games/<int:game_id>/leave/", lobby.table_leave, name="table-leave"),
     path("games/<int:game_id>/cancel/", lobby.table_cancel, name="table-cancel"),
     path("games/<int:game_id>/resign/", table.table_resign, name="table-resign"),
+    path("games/<int:game_id>/next-hand/", table.table_next_hand, name="table-next-hand"),
     path("games/<int:game_id>/log/", table.table_log, name="table-log"),
     path("games/<int:game_id>/replay/<int:step>/", table.table_replay, name="table-replay"),
 ]

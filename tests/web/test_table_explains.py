@@ -109,10 +109,16 @@ def test_the_end_of_a_hand_stays_on_the_table_until_the_next_decision(web_client
     else:
         raise AssertionError("hand 1 did not end")
     page = alice.get(f"/games/{game_id}/").content.decode()
-    end = re.search(r'<details class="hand-end" id="hand-end" data-hand="1" open>(.*?)</details>', page, re.S)
+    end = re.search(r'<details id="hand-end" data-hand="1" open>(.*?)</details>', page, re.S)
     assert end, page
+    assert 'id="next-hand"' in end.group(1)
     assert re.search(r"Hand 1 is over: bot \d \(basic\) wins", end.group(1))
     assert "showdown" in end.group(1).lower() or "Last battle" in end.group(1)
+    # "Next hand" folds it away for this player only.
+    seen = _post(alice, f"/games/{game_id}/next-hand/", {"hand": "1"})
+    assert seen.status_code == 200 and 'id="hand-end" data-hand="1">' in seen.content.decode()
+    assert _post(alice, f"/games/{game_id}/next-hand/", {"hand": "x"}).status_code == 400
+    assert 'data-hand="1" open' in web_client("bob").get(f"/games/{game_id}/").content.decode()
     # The first decision of hand 2 (a shuffle is chance's, not a decision): hand 1 folds away, or, if that
     # decision ended hand 2 at once (a fold), hand 2 is the one shown.
     assert bot_move(game_id=game_id, version=game_get(game_id).version)

@@ -8,6 +8,7 @@ from urllib.parse import urlencode
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import BadRequest
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -23,7 +24,7 @@ from games.services import action_submit_idempotent
 from games.services.lifecycle import game_resign
 from palace_api.errors import ApplicationError, NotFoundError
 from players.auth import stream_token_for
-from web.forms import ActForm, seq_parameter
+from web.forms import ActForm, HandSeenForm, seq_parameter
 from web.registry import table_kind
 from web.tables import TableKind, seat_names
 from web.views.lobby import KIND_NAMES
@@ -93,8 +94,30 @@ def _ending(request: HttpRequest, game: Any, kind: TableKind, names: dict[int, s
     elif kind.hand_end is not None:
         finished = last_finished_hand(game, request.user, public_only=True)
         if finished is not None:
-            out["end"], out["end_fresh"] = kind.hand_end(finished.hand), finished.fresh
+            seen = request.session.get(HANDS_SEEN, {}).get(str(game.pk), 0)
+            out["end"] = kind.hand_end(finished.hand)
+            out["end_fresh"] = finished.fresh and seen < finished.hand.number
     return out
+
+
+HANDS_SEEN = "web_hands_seen"
+"""The session's key of the hands whose result the player put away ("Next hand"): game id -> hand number."""
+
+
+@login_required
+@require_POST
+def table_next_hand(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The "Next hand" button: the player has seen hand ``hand``'s result, which folds away on his table (this
+    session only; nothing changes in the game). A ``hand`` that is not a number is a 400 page."""
+    form = HandSeenForm(request.POST)
+    if not form.is_valid():
+        raise BadRequest("hand: not a hand number")
+    game = _game(game_id)
+    seen = dict(request.session.get(HANDS_SEEN, {}))
+    seen[str(game.pk)] = max(seen.get(str(game.pk), 0), form.cleaned_data["hand"])
+    request.session[HANDS_SEEN] = seen
+    template = "web/_table.html" if request.htmx else "web/table.html"
+    return render(request, template, _table(request, game))
 
 
 @login_required

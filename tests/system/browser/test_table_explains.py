@@ -1,8 +1,9 @@
 """The table explains itself (issue 28), in chromium, with axe-core on every kind of page: a person makes a Palace
-Poker table with a bot from the form, sees the end of each hand stay on the table until her next decision and the
-match's results with "New table like this" and "Back to the lobby"; the rules are one click from the table; a
-waiting table offers its link to copy; a Palace table against a bot ends on resigning with its results. Neither
-the lobby, the form, the waiting page, both tables nor the rules page has a serious or critical axe violation."""
+Poker table with a bot from the form, sees the end of each hand stay on the table until her next decision (or
+"Next hand") and the match's results with "New table like this" and "Back to the lobby"; the rules are one click
+from the table; a waiting table offers its link to copy; a Palace table against a bot ends on resigning with its
+results. Neither the lobby, the form, the waiting page, both tables nor the rules page has a serious or critical
+axe violation."""
 
 from __future__ import annotations
 
@@ -48,7 +49,7 @@ def test_a_poker_match_against_a_bot_shows_each_hand_end_and_the_results(server,
     assert page.input_value("#id_option_small_bet") == "5"
     assert not page.is_visible("#id_option_open_market")  # a variant: folded
     assert_accessible(page, "the new-table form")
-    page.fill("#id_option_max_hands", "2")
+    page.fill("#id_option_max_hands", "3")
     page.fill("#id_bots", "1")
     page.select_option("#id_bot", "basic")
     shot(page, "new-table")
@@ -65,8 +66,17 @@ def test_a_poker_match_against_a_bot_shows_each_hand_end_and_the_results(server,
     assert page.query_selector("#hand-end .last-battle, #hand-end .showdown")
     assert_accessible(page, "the table at the end of a hand")
     shot(page, "table-poker-hand-end")
+    # Her next decision folds it away.
+    _play_until(page, lambda: not page.query_selector("#hand-end[data-hand='1'][open]"))
 
-    # The match ends after hand 2: the results, with what to do next.
+    # Hand 2 over: "Next hand" folds its result at once.
+    finished = lambda: page.get_attribute("#table", "data-status") == "finished"  # noqa: E731
+    _play_until(page, lambda: bool(page.query_selector("#hand-end[data-hand='2'][open]")) or finished())
+    if not finished():
+        page.click("#next-hand")
+        page.wait_for_selector("#hand-end[data-hand='2']:not([open])")
+
+    # The match ends after hand 3: the results, with what to do next.
     _play_until(page, lambda: page.get_attribute("#table", "data-status") == "finished")
     page.wait_for_selector("#results")
     places = page.eval_on_selector_all("#results tbody tr td:first-child", "els => els.map(e => e.textContent)")
@@ -82,7 +92,7 @@ def test_a_poker_match_against_a_bot_shows_each_hand_end_and_the_results(server,
     page.go_back()
     page.click("#new-like")
     page.wait_for_selector("#new-table")
-    assert page.input_value("#id_option_max_hands") == "2" and page.input_value("#id_bots") == "1"
+    assert page.input_value("#id_option_max_hands") == "3" and page.input_value("#id_bots") == "1"
     page.click("text=My games")
     page.wait_for_selector("#my-games")
     assert "of 2" in page.inner_text("#my-games .result")
