@@ -161,6 +161,7 @@ EVENTS: tuple[EventSpec, ...] = (
                 "The (up to) five cards of the best hand the palace makes with the owner's face-up cards: to everyone "
                 "at a showdown; in a battle (without the other side's banner suit) to the owner and `to`. (Battles "
                 "logged before 2026-11-26 lack it.)",
+                since="2026-11-26",
             ),
         ),
     ),
