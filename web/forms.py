@@ -162,6 +162,7 @@ class TableForm(forms.Form):
         help_text="blank: no time limit",
     )
     sit = Flag(label="Take a seat myself")
+    rated = Flag(label="Rated", help_text="Its end changes the players' ratings; players and bots only")
 
     def __init__(
         self, *args: Any, option_fields: tuple[OptionField, ...], defaults: dict[str, Any], **kwargs: Any

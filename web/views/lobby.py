@@ -71,7 +71,11 @@ def table_new(request: HttpRequest, kind: str) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             game = game_create(
-                creator=request.user, kind=kind, seats=form.cleaned_data["seats"], options=form.options()
+                creator=request.user,
+                kind=kind,
+                seats=form.cleaned_data["seats"],
+                options=form.options(),
+                rated=form.cleaned_data["rated"],
             )
             if form.cleaned_data["sit"]:
                 seat_take(game_id=game.pk, player=request.user)
