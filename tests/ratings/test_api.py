@@ -73,6 +73,7 @@ def test_a_games_ratings_show_each_seats_place_and_change(played) -> None:
     [
         ("/api/v1/players/999999/ratings/", 404, "player_not_found"),
         ("/api/v1/players/999999/ratings/history/", 404, "player_not_found"),
+        ("/api/v1/players/999999999999999999/ratings/", 404, "player_not_found"),
         ("/api/v1/ratings/chess/", 404, "ladder_not_found"),
         ("/api/v1/ratings/palace/?limit=0", 400, "invalid"),
         ("/api/v1/ratings/palace/?page=2", 400, "invalid"),
