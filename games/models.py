@@ -31,7 +31,8 @@ class OnAbsent(models.TextChoices):
 class Game(models.Model):
     """One match of a Palace game. ``options``: the engine's options; ``turn_timeout``: seconds a
     human has for a decision (``None``: no limit); ``max_timeouts``: consecutive timeouts of a seat
-    after which ``on_absent`` applies (``None``: never); ``version``: the number of events in the log."""
+    after which ``on_absent`` applies (``None``: never); ``version``: the number of events in the log;
+    ``rated``: its end changes its players' ratings (the ``ratings`` app; every seat a player or a bot)."""
 
     kind = models.CharField(max_length=32, db_index=True)
     seat_count = models.PositiveSmallIntegerField()
@@ -40,6 +41,7 @@ class Game(models.Model):
     max_timeouts = models.PositiveSmallIntegerField(null=True, blank=True, default=3)
     on_absent = models.CharField(max_length=16, choices=OnAbsent.choices, default=OnAbsent.RESIGN)
     prearranged_shuffles = models.JSONField(null=True, blank=True)
+    rated = models.BooleanField(default=False)
     status = models.CharField(max_length=16, choices=GameStatus.choices, default=GameStatus.WAITING, db_index=True)
     version = models.PositiveIntegerField(default=0)
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)

@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "web",
     "notifications",
+    "ratings",
 ]
 
 MIDDLEWARE = [

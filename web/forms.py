@@ -203,6 +203,7 @@ class TableForm(forms.Form):
         help_text="the other seats wait for people; default: 0",
     )
     bot = _OptionalChoice(label="Bot", required=False)
+    rated = Flag(label="Rated", help_text="Its end changes the players' ratings; players and bots only")
 
     def __init__(
         self,

@@ -9,6 +9,7 @@ from rest_framework import serializers
 from games.api.option_schema import BotNameField
 from games.api.schema import (
     LOGGED_ACTION_TYPES,
+    RATED_HELP,
     GameEventsField,
     LegalActionsField,
     LoggedActionField,
@@ -54,6 +55,7 @@ class GameCreateInput(StrictSerializer):
         required=False,
         help_text="Staff only: the n-th shuffle of the match yields the n-th list as the stock, top card first.",
     )
+    rated = serializers.BooleanField(required=False, default=False, help_text=RATED_HELP)
 
 
 class SeatInput(StrictSerializer):
@@ -117,6 +119,7 @@ class GameSummaryOutput(serializers.Serializer):
     seats = SeatOutput(many=True)
     options = OptionsField(help_text="Every option of the game, defaults filled in (as its `kind` says).")
     turn_timeout = serializers.IntegerField(allow_null=True)
+    rated = serializers.BooleanField(help_text="Whether its end changes its players' ratings.")
     creator = PlayerRef()
     created = serializers.DateTimeField()
     deadline = serializers.DateTimeField(allow_null=True)
@@ -139,6 +142,7 @@ class GameDetailOutput(serializers.Serializer):
     turn_timeout = serializers.IntegerField(allow_null=True)
     max_timeouts = serializers.IntegerField(allow_null=True, help_text="Timeouts in a row before `on_absent`.")
     on_absent = serializers.ChoiceField(choices=["resign", "bot"], help_text="What `max_timeouts` does to a seat.")
+    rated = serializers.BooleanField(help_text="Whether its end changes its players' ratings.")
     creator = PlayerRef()
     created = serializers.DateTimeField()
     viewer = ViewerField(help_text='Your seat number, or "spectator", or "staff".')

@@ -110,7 +110,13 @@ class GameListCreateView(APIView):
             **error_responses(
                 "GamesCreate",
                 {
-                    400: (*INVALID_BODY, *OPTION_CODES, *CARD_CODES, ErrorCode.INVALID_PREARRANGED_SHUFFLES),
+                    400: (
+                        *INVALID_BODY,
+                        *OPTION_CODES,
+                        *CARD_CODES,
+                        ErrorCode.INVALID_PREARRANGED_SHUFFLES,
+                        ErrorCode.RATED_NOT_PREARRANGED,
+                    ),
                     403: (ErrorCode.STAFF_ONLY,),
                 },
                 401,
@@ -164,7 +170,7 @@ class SeatCreateView(APIView):
                 "GamesSeatsCreate",
                 {
                     400: (*INVALID_BODY, ErrorCode.INVALID_SEAT, EngineCode.UNKNOWN_BOT, *ACTION_CODES),
-                    403: (ErrorCode.CREATOR_ONLY,),
+                    403: (ErrorCode.CREATOR_ONLY, ErrorCode.UNRATED_ACCOUNT),
                     **GAME_NOT_FOUND,
                     409: (
                         ErrorCode.SEAT_TAKEN,

@@ -20,11 +20,13 @@ def table_open(
     options: dict[str, Any] | None = None,
     sit: bool = True,
     bots: list[str] | None = None,
+    rated: bool = False,
 ) -> Game:
     """Create a game (``game_create``), seat the creator (``sit``) and then one bot per name in ``bots``
-    (``seat_take``), all or nothing: the match starts if that fills every seat. Raises what those two raise
-    (``EngineError("unknown_bot")``, ``ConflictError("no_free_seat")``...), and then nothing is created."""
-    game = game_create(creator=creator, kind=kind, seats=seats, options=options)
+    (``seat_take``), all or nothing: the match starts if that fills every seat. ``rated`` as ``game_create``
+    takes it. Raises what those two raise (``EngineError("unknown_bot")``, ``ConflictError("no_free_seat")``,
+    ``ForbiddenError("unrated_account")``...), and then nothing is created."""
+    game = game_create(creator=creator, kind=kind, seats=seats, options=options, rated=rated)
     if sit:
         seat_take(game_id=game.pk, player=creator)
     for name in bots or []:

@@ -61,6 +61,11 @@ class ErrorCode(StrEnum):
     STAFF_ONLY = "staff_only"
     STEP_NOT_FOUND = "step_not_found"
     VERSION_CONFLICT = "version_conflict"
+    # Ratings.
+    LADDER_NOT_FOUND = "ladder_not_found"
+    PLAYER_NOT_FOUND = "player_not_found"
+    RATED_NOT_PREARRANGED = "rated_not_prearranged"
+    UNRATED_ACCOUNT = "unrated_account"
 
 
 class ApplicationError(Exception):

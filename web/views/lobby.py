@@ -109,6 +109,7 @@ def table_new(request: HttpRequest, kind: str) -> HttpResponse:
                 options=form.options(),
                 sit=form.cleaned_data["sit"],
                 bots=form.bot_seats(),
+                rated=form.cleaned_data["rated"],
             )
         except (ApplicationError, EngineError) as error:
             form.add_error(None, _words(error))
