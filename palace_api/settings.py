@@ -22,6 +22,7 @@ from palace_api.env import (
     read_secret_key,
     read_streams_redis_url,
     read_throttle_rates,
+    read_view_versions_cache,
 )
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -153,6 +154,9 @@ CONTENT_SECURITY_POLICY = {
 
 # Throttle counters live here (README, "Throttling"): per process unless CACHE_URL names a shared cache.
 CACHES = {"default": read_cache(env)}
+# The versions behind the database-free 304s of me/turns/ and the game view (games/selectors/versions.py): only in
+# a cache every process shares; None (a per-process cache) and those views read the database for their tags.
+VIEW_VERSIONS_CACHE = read_view_versions_cache(CACHES)
 
 REST_FRAMEWORK = {
     # drf-spectacular's, adding to each operation's documented errors those DRF answers around it (406, 503, the
