@@ -333,6 +333,8 @@ STREAMS_HEARTBEAT_SECONDS = env.float("STREAMS_HEARTBEAT_SECONDS", default=15.0)
 # Threads that run the streams' database reads in each web process: at most this many database connections for
 # any number of open streams.
 STREAMS_DATABASE_THREADS = env.int("STREAMS_DATABASE_THREADS", default=4)
+# Requests of one ASGI web process inside Django at once (palace_api/admission.py); the rest wait on the event loop.
+WEB_REQUESTS_IN_FLIGHT = env.int("WEB_REQUESTS_IN_FLIGHT", default=16)
 # Log entries each web process keeps per followed game, read once per move for all the game's streams; a stream
 # further behind reads its own pages.
 STREAMS_FEED_ENTRIES = env.int("STREAMS_FEED_ENTRIES", default=256)

@@ -10,6 +10,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.headers import IDEMPOTENCY_KEY, IF_NONE_MATCH, idempotency_key, not_modified
+from games.api.polls import remember_poller
 from games.api.schema import ACTION_INPUT, GAME_CREATE
 from games.api.serializers import (
     ActionInput,
@@ -146,6 +147,7 @@ class GameDetailView(APIView):
     def get(self, request: Request, game_id: int) -> Response:
         """The game as you may see it. Send the `ETag` back in `If-None-Match` to get a cheap 304."""
         query(request, NoQuery)
+        remember_poller(request)
         # Taken before the game is read (games/selectors/versions.py); None without a shared cache.
         etag = versions.game_view_etag(game_id, request.user)
         if etag is not None and not_modified(request, etag):
@@ -294,6 +296,7 @@ class MyTurnsView(APIView):
         """Your games where the decision is yours, the most urgent first. Send the `ETag` back in `If-None-Match`
         to get a cheap 304 while nothing changed (`seconds_left` counting down is no change)."""
         query(request, NoQuery)
+        remember_poller(request)
         # Taken before the turns are read (games/selectors/versions.py); None without a shared cache.
         etag = versions.turns_etag(request.user)
         if etag is not None and not_modified(request, etag):
