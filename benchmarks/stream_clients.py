@@ -226,10 +226,15 @@ class ClientProcesses:
     def stop(self) -> list[dict[str, Any]]:
         for process in self.processes:
             assert process.stdin is not None
-            process.stdin.write("stop\n")
-            process.stdin.flush()
+            try:
+                process.stdin.write("stop\n")
+                process.stdin.flush()
+            except BrokenPipeError:
+                pass  # it stopped at its bound already
         for process in self.processes:
             process.wait(timeout=120)
+        if any(not out.exists() for out in self.outs):
+            raise RuntimeError("a client process ended without its results")
         return [json.loads(out.read_text()) for out in self.outs]
 
     def kill(self) -> None:
