@@ -308,6 +308,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--duration", type=float, default=30.0)
     parser.add_argument("--rate", type=float, default=20.0, help="decisions per second over all games")
     parser.add_argument("--workers", type=int, default=2, help="uvicorn workers (the Dockerfile's: 2)")
+    parser.add_argument("--phase", choices=["both", "poll", "stream"], default="both")
     args = parser.parse_args(argv)
     try:
         return run(args)
@@ -342,8 +343,11 @@ def run(args: argparse.Namespace) -> int:
         try:
             print(f"machine: {machine()}")
             print(f"server: gunicorn, {args.workers} uvicorn workers; {args.games} games; {args.rate:.0f} decisions/s")
-            polled = report_polling(args, polling(args, server, games, workdir), workdir)
-            streamed = report_streams(args, streaming(args, server, games, workdir))
+            polled = streamed = True
+            if args.phase in ("both", "poll"):
+                polled = report_polling(args, polling(args, server, games, workdir), workdir)
+            if args.phase in ("both", "stream"):
+                streamed = report_streams(args, streaming(args, server, games, workdir))
         finally:
             server.stop()
             client.flushdb()

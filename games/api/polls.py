@@ -23,6 +23,7 @@ cache round trips). The gate is off (every request goes to Django) unless the sh
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
 import re
@@ -47,8 +48,8 @@ POLL_PASS_SECONDS = 30
 """How long a token's poll pass lives after Django last authenticated it: the longest a revoked token still gets
 ``304``s from the gate, and the longest a poller goes without Django's full check."""
 QUIET_AFTER_ERROR = 5.0
-REDIS_BUSY_SECONDS = 1.0
-"""How long a request waits for one of the gate's Redis connections (then Django answers it)."""
+REDIS_TIMEOUT = 2.0
+"""Seconds to connect to Redis or wait for its answer; past them Django answers, and the gate rests."""
 REDIS_CONNECTIONS = 32
 """Redis connections per web process for the gate; an answer holds one for one round trip."""
 REDIS_BACKEND = "django.core.cache.backends.redis.RedisCache"
@@ -150,6 +151,7 @@ class PollGate:
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
         self._redis: Any = None
+        self._slots = asyncio.Semaphore(REDIS_CONNECTIONS)
         self._quiet_until = 0.0
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -174,9 +176,13 @@ class PollGate:
         cache = _gate_cache()
         if cache is None or time.monotonic() < self._quiet_until:
             return False
+        keys = cache.make_key(question.key), cache.make_key(pass_key(question.token))
         try:
             client = self._client(cache)
-            version, held = await client.mget(cache.make_key(question.key), cache.make_key(pass_key(question.token)))
+            # A place per pooled connection, handed out in turn: a burst of polls queues here, never finding the
+            # pool empty (which redis-py reports as an error after a wait, as if Redis were down).
+            async with self._slots:
+                version, held = await client.mget(*keys)
         except Exception:  # any Redis or socket error: Django answers, as without the gate
             self._quiet_until = time.monotonic() + QUIET_AFTER_ERROR
             logger.warning("poll gate: Redis unavailable, polls go through Django", exc_info=True)
@@ -192,8 +198,11 @@ class PollGate:
 
             location = settings.CACHES[settings.VIEW_VERSIONS_CACHE]["LOCATION"]
             url = (location[0] if isinstance(location, list | tuple) else location.split(",")[0]).strip()
-            pool = redis.asyncio.BlockingConnectionPool.from_url(
-                url, max_connections=REDIS_CONNECTIONS, timeout=REDIS_BUSY_SECONDS
+            pool = redis.asyncio.ConnectionPool.from_url(
+                url,
+                max_connections=REDIS_CONNECTIONS,
+                socket_timeout=REDIS_TIMEOUT,
+                socket_connect_timeout=REDIS_TIMEOUT,
             )
             self._redis = redis.asyncio.Redis(connection_pool=pool)
         return self._redis
