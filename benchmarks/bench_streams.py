@@ -206,15 +206,23 @@ class Driver(threading.Thread):
 
 
 def play(games: list, args: argparse.Namespace, server: Server) -> tuple[Driver, float, float, float]:
-    """Run the driver for ``--duration`` seconds: (driver, started, ended, server CPU seconds per second)."""
+    """Run ``--drivers`` driver threads (each its share of the games and of ``--rate``) for ``--duration``
+    seconds: (one driver holding every commit, started, ended, server CPU seconds per second)."""
     cpu_before, started = cpu_seconds(server.process.pid), time.monotonic()
-    driver = Driver(games, rate=args.rate, duration=args.duration)
-    driver.start()
-    driver.join()
+    drivers = [Driver(games[n :: args.drivers], rate=args.rate / args.drivers, duration=args.duration)
+               for n in range(args.drivers)]  # fmt: skip
+    for driver in drivers:
+        driver.start()
+    for driver in drivers:
+        driver.join()
     ended = time.monotonic()
-    if driver.error:
-        raise BenchError(f"the driver failed: {driver.error!r}")
-    return driver, started, ended, (cpu_seconds(server.process.pid) - cpu_before) / (ended - started)
+    for driver in drivers:
+        if driver.error:
+            raise BenchError(f"a driver failed: {driver.error!r}")
+        if driver is not drivers[0]:
+            drivers[0].committed.update(driver.committed)
+            drivers[0].to_act.update(driver.to_act)
+    return drivers[0], started, ended, (cpu_seconds(server.process.pid) - cpu_before) / (ended - started)
 
 
 def polling(args: argparse.Namespace, server: Server, games: list, workdir: Path) -> dict[str, Any]:
@@ -309,6 +317,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rate", type=float, default=20.0, help="decisions per second over all games")
     parser.add_argument("--workers", type=int, default=2, help="uvicorn workers (the Dockerfile's: 2)")
     parser.add_argument("--phase", choices=["both", "poll", "stream"], default="both")
+    parser.add_argument("--drivers", type=int, default=4, help="driver threads sharing --rate (their waits overlap)")
     args = parser.parse_args(argv)
     try:
         return run(args)
