@@ -360,6 +360,12 @@ def run(args: argparse.Namespace) -> int:
         finally:
             server.stop()
             client.flushdb()
+            log = (workdir / "server.log").read_text(errors="replace")
+            # A worker gunicorn replaced took its open streams with it: say so beside the figures.
+            timeouts, booted = log.count("WORKER TIMEOUT"), log.count("Booting worker")
+            print(f"server log: {timeouts} worker timeouts, {booted} workers booted")
+            if os.environ.get("BENCH_SERVER_LOG"):
+                Path(os.environ["BENCH_SERVER_LOG"]).write_text(log)
     return 0 if polled and streamed else 1
 
 
