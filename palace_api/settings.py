@@ -22,6 +22,7 @@ from palace_api.env import (
     read_secret_key,
     read_streams_redis_url,
     read_throttle_rates,
+    read_view_versions_cache,
 )
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -154,6 +155,9 @@ CONTENT_SECURITY_POLICY = {
 
 # Throttle counters live here (README, "Throttling"): per process unless CACHE_URL names a shared cache.
 CACHES = {"default": read_cache(env)}
+# The versions behind the database-free 304s of me/turns/ and the game view (games/selectors/versions.py): only in
+# a cache every process shares; None (a per-process cache) and those views read the database for their tags.
+VIEW_VERSIONS_CACHE = read_view_versions_cache(CACHES)
 
 REST_FRAMEWORK = {
     # drf-spectacular's, adding to each operation's documented errors those DRF answers around it (406, 503, the
@@ -339,6 +343,8 @@ STREAMS_HEARTBEAT_SECONDS = env.float("STREAMS_HEARTBEAT_SECONDS", default=15.0)
 # Threads that run the streams' database reads in each web process: at most this many database connections for
 # any number of open streams.
 STREAMS_DATABASE_THREADS = env.int("STREAMS_DATABASE_THREADS", default=4)
+# Requests of one ASGI web process inside Django at once (palace_api/admission.py); the rest wait on the event loop.
+WEB_REQUESTS_IN_FLIGHT = env.int("WEB_REQUESTS_IN_FLIGHT", default=16)
 # Log entries each web process keeps per followed game, read once per move for all the game's streams; a stream
 # further behind reads its own pages.
 STREAMS_FEED_ENTRIES = env.int("STREAMS_FEED_ENTRIES", default=256)

@@ -22,6 +22,7 @@ from games.selectors.due import deadline_after, since_after
 from games.selectors.state import SNAPSHOT_EVERY, engine_of, remember_state
 from games.services.finish_hooks import game_finished
 from games.services.scheduling import after_commit, announce_after_commit
+from games.services.versions import views_changed_after_commit
 from palace_api.errors import ConflictError, ErrorCode, UnprocessableError
 
 
@@ -84,6 +85,7 @@ def append_rows(game: Game, rows: list[Event]) -> None:
     _insert(game, rows)
     game.save(update_fields=["version", "updated"])
     _announce(game)
+    _views_changed(game)
 
 
 def _insert(game: Game, rows: list[Event]) -> None:
@@ -141,6 +143,11 @@ def _announce(game: Game) -> None:
     announce_after_commit(game_id=game.pk, version=game.version, players=players)
 
 
+def _views_changed(game: Game) -> None:
+    # Every append comes through here: the game's viewers and its seated players' turns get new tags on commit.
+    views_changed_after_commit(game_id=game.pk, players=[player_id for player_id, _ in _seats(game).values()])
+
+
 def _write(
     game: Game,
     state: Any,
@@ -180,6 +187,7 @@ def _write(
     version = game.version
     transaction.on_commit(lambda: remember_state(game, version, state))
     _announce(game)
+    _views_changed(game)
     after_commit(
         game_id=game.pk,
         version=version,
