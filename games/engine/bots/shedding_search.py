@@ -53,6 +53,7 @@ class ShedSearchRules:
     def __init__(self, *, epsilon: float = ROLLOUT_EPSILON) -> None:
         self.policy: Bot = ShedBasicBot()
         self.epsilon = epsilon
+        self.anchor_z: float | None = None
 
     def candidates(self, view: Mapping[str, Any], rng: RandomSource) -> list[ActionJSON]:
         legal = view.get("legal_actions") or []

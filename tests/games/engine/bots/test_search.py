@@ -49,6 +49,7 @@ class _Shallow:
     def __init__(self, rules: Any) -> None:
         self.rules = rules
         self.game, self.policy, self.epsilon = rules.game, rules.policy, rules.epsilon
+        self.anchor_z = rules.anchor_z
 
     def candidates(self, view, rng):
         return self.rules.candidates(view, rng)
