@@ -16,6 +16,7 @@ from games.selectors.options import bot_names, game_kinds, option_defaults, opti
 from games.services import game_create, seat_take
 from games.services.lifecycle import game_cancel, seat_leave
 from palace_api.errors import ApplicationError, NotFoundError
+from web.errors import error_words
 from web.forms import BotForm, TableForm
 from web.tables import seat_names
 
@@ -84,8 +85,8 @@ def table_new(request: HttpRequest, kind: str) -> HttpResponse:
 
 
 def _words(error: ApplicationError | EngineError) -> str:
-    """What went wrong, for people: the service's or the engine's own sentence."""
-    return error.detail if isinstance(error, ApplicationError) else error.message
+    """What went wrong, for people (``web.errors``, the one place)."""
+    return error_words(error)
 
 
 @login_required
