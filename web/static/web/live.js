@@ -29,7 +29,7 @@
   var stallTimer = null;
   var ticker = null;
   var tickMs = 0;
-  var inflight = []; // the XHRs of requests whose answer replaces the table
+  var inflight = []; // the requests whose answer replaces the table: {xhr, click (a POST: the player's decision)}
   var pending = false; // a refresh was asked for while one of them was in flight
   var streamed = -1; // the highest version the stream announced
   var lastAsk = 0; // when the page last asked the server for the table (ms)
@@ -199,10 +199,36 @@
     el.insertBefore(sentence, head ? head.nextSibling : el.firstChild);
   }
 
+  // Every request whose answer replaces the table is followed to its end on the XHR itself ("loadend", after htmx
+  // has swapped its answer): htmx's own events are dispatched on the element that asked, which the swap may have
+  // taken out of the page, and an event there reaches no listener.
   document.addEventListener("htmx:beforeRequest", function (event) {
-    if (replacesTable(event.detail)) {
-      inflight.push(event.detail.xhr);
+    var detail = event.detail;
+    if (!replacesTable(detail)) {
+      return;
     }
+    var xhr = detail.xhr;
+    var click = detail.requestConfig && detail.requestConfig.verb !== "get";
+    if (click) {
+      // A refresh answered during the click would take the clicked form out of the page, and the click's answer
+      // with it: the refresh is given up and made again after the click.
+      inflight.forEach(function (other) {
+        if (!other.click) {
+          pending = true;
+          other.xhr.abort();
+        }
+      });
+    }
+    inflight.push({ xhr: xhr, click: click });
+    xhr.addEventListener("loadend", function () {
+      inflight = inflight.filter(function (entry) {
+        return entry.xhr !== xhr;
+      });
+      // The page may still be behind what the stream announced, or a refresh may have waited for this request.
+      if (!inflight.length && (pending || streamed > shown())) {
+        setTimeout(refresh, 0);
+      }
+    });
   });
   document.addEventListener("htmx:beforeSwap", function (event) {
     var detail = event.detail;
@@ -213,18 +239,6 @@
     if (incoming !== null && incoming < shown()) {
       detail.shouldSwap = false;
       keepSentence(detail.serverResponse);
-    }
-  });
-  document.addEventListener("htmx:afterRequest", function (event) {
-    var at = inflight.indexOf(event.detail.xhr);
-    if (at < 0) {
-      return;
-    }
-    inflight.splice(at, 1);
-    // After the swap (htmx swaps before this event): the page may still be behind what the stream announced,
-    // or a refresh may have waited for this request.
-    if (!inflight.length && (pending || streamed > shown())) {
-      setTimeout(refresh, 0);
     }
   });
   document.addEventListener("htmx:afterSettle", function (event) {
