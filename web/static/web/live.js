@@ -60,7 +60,9 @@
     }
     pending = false;
     lastAsk = Date.now();
-    window.htmx.trigger(el, "refresh");
+    // The hook's own request (hx-get, hx-swap), issued directly: htmx attaches a swapped-in table's "refresh"
+    // listener only when it settles, and an event fired before that would be lost.
+    window.htmx.ajax("GET", el.getAttribute("hx-get"), { source: el, target: el, swap: "outerHTML" });
   }
 
   function tick() {
