@@ -142,3 +142,63 @@ def test_a_click_that_lost_a_race_shows_the_new_table_and_a_sentence(server, bro
     assert sentence == RACE_WORDS, sentence
     assert version(page) == game_get(game_id).version > shown
     assert not re.search(r"\d", sentence) and "version" not in page.inner_text("#table").lower()
+
+
+SIGNALS = """
+window.__notes = [];
+window.__hidden = false;
+Object.defineProperty(document, "hidden", { get: () => window.__hidden });
+class FakeNotification {
+  constructor(title, options) { window.__notes.push(`${title}: ${(options && options.body) || ""}`); }
+  static requestPermission() { FakeNotification.permission = "granted"; return Promise.resolve("granted"); }
+}
+FakeNotification.permission = "default";
+window.Notification = FakeNotification;
+"""
+"""An init script: the browser's notifications recorded in ``window.__notes`` (the permission granted when asked),
+and ``document.hidden`` as the test sets ``window.__hidden`` (a headless tab is never hidden)."""
+
+
+def _tab_to(page: Any, element_id: str) -> None:
+    """Press Tab until ``element_id`` has the focus (at most 60 times): it is reachable by keyboard."""
+    for _ in range(60):
+        page.keyboard.press("Tab")
+        if page.evaluate("() => document.activeElement && document.activeElement.id") == element_id:
+            return
+    raise AssertionError(f"#{element_id} cannot be reached with Tab")
+
+
+def test_your_turn_shows_in_the_tab_and_notifies_when_asked(server, browser, worker):
+    """Given a person at the table, when her decision is due, then the tab's title begins "Your turn", its icon
+    wears the badge, and the time left is in words; when she turns notifications on (by keyboard: Tab, Enter; the
+    permission is asked for on that press only) and her decision becomes due while the tab is hidden, then the
+    browser shows a notification naming the table."""
+    context = browser.new_context()
+    context.add_init_script(SIGNALS)
+    page = context.new_page()
+    sign_up(page, server, "kate", PASSWORD)
+    user = get_user_model().objects.get(username="kate")
+    game_id = _bot_game(user)
+    page.goto(f"{server}/games/{game_id}/")
+    page.wait_for_selector("#table[data-turn=mine]")
+    page.wait_for_function("() => document.title.startsWith('Your turn')")
+    assert page.get_attribute("#favicon", "href").endswith("favicon-turn.svg")
+    if page.query_selector("#deadline"):
+        assert re.fullmatch(r"\d+ (seconds?|minutes?) left|due by .+", page.inner_text("#deadline").strip())
+    assert page.evaluate("() => Notification.permission") == "default", "asked for before any click"
+
+    _tab_to(page, "turn-sound")
+    page.keyboard.press("Enter")
+    assert page.get_attribute("#turn-sound", "aria-pressed") == "true"
+    _tab_to(page, "turn-notify")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#turn-notify[aria-pressed=true]")
+    assert "tell you" in page.inner_text("#turn-signals-status")
+
+    page.evaluate("() => { window.__hidden = true; }")
+    shown = version(page)
+    _decide_elsewhere(user, game_id)
+    page.wait_for_function("([v]) => Number(document.getElementById('table').dataset.version) > v + 1", arg=[shown])
+    page.wait_for_selector("#table[data-turn=mine]")
+    page.wait_for_function("() => window.__notes.length > 0")
+    assert page.evaluate("() => window.__notes")[0].startswith(f"Your turn: Palace #{game_id}")

@@ -226,8 +226,14 @@
       inflight = inflight.filter(function (entry) {
         return entry.xhr !== xhr;
       });
+      var failed = xhr.status === 0 || xhr.status >= 400;
+      if (click && failed) {
+        pending = true; // the click brought no table (the network, a timeout, a server error): ask for it once
+      }
       // The page may still be behind what the stream announced, or a refresh may have waited for this request.
-      if (!inflight.length && (pending || streamed > shown())) {
+      // (A refresh that failed is not repeated here, which would loop while offline: the next tick, the stream or
+      // the network's return asks again.)
+      if (!inflight.length && (pending || (!failed && streamed > shown()))) {
         setTimeout(refresh, 0);
       }
     });
