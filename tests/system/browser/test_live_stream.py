@@ -56,13 +56,13 @@ class Site:
         self.web.close()
 
 
-@pytest.fixture(params=["embedded", "redis"])
-def server(request, tmp_path) -> Iterator[str]:
-    """The site under uvicorn with a worker, on the embedded broker or on Redis (overrides the live server of
-    conftest.py, which the ``browser`` fixture uses)."""
+@pytest.fixture(scope="module", params=["embedded", "redis"])
+def server(request, tmp_path_factory) -> Iterator[str]:
+    """The site under uvicorn with a worker, on the embedded broker or on Redis, shared by this module's tests
+    (overrides the live server of conftest.py, which the ``browser`` fixture uses)."""
     redis = PrivateRedis() if request.param == "redis" else None
     env = {"CELERY_BROKER_URL": redis.url, "STREAMS_REDIS_URL": redis.url} if redis else {}
-    site = Site(tmp_path, **env)
+    site = Site(tmp_path_factory.mktemp(f"site-{request.param}"), **env)
     try:
         yield site.url
     finally:

