@@ -200,7 +200,9 @@ def test_your_turn_shows_in_the_tab_and_notifies_when_asked(server, browser, wor
     page.evaluate("() => { window.__hidden = true; }")
     shown = version(page)
     _decide_elsewhere(user, game_id)
-    page.wait_for_function("([v]) => Number(document.getElementById('table').dataset.version) > v + 1", arg=[shown])
-    page.wait_for_selector("#table[data-turn=mine]")
+    page.wait_for_function(
+        "([v]) => { const t = document.getElementById('table'); return t.dataset.version > v && t.dataset.turn; }",
+        arg=[shown],
+    )
     page.wait_for_function("() => window.__notes.length > 0")
     assert page.evaluate("() => window.__notes")[0].startswith(f"Your turn: Palace #{game_id}")
