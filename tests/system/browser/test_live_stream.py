@@ -171,3 +171,19 @@ def test_the_streamed_page_catches_up_after_the_network_drops_for_5_s(server, br
     )
     print(f"caught up {time.time() - back:.3f} s after the network came back")
     page.wait_for_selector("html[data-live=stream]", timeout=15_000)
+
+
+def test_a_stream_that_does_not_open_falls_back_to_asking(server, browser):
+    """Given a stream request that hangs (a proxy that buffers it, as runserver did), when the page has waited
+    for it to open for 5 s, then it gives it up and asks for the table itself (and polls until it tries again)."""
+    _, page, api = _player(browser, server, "kim")
+    game_id = api.bot_game()
+    page.route("**/api/v1/games/*/stream/**", lambda route: None)  # never answered
+    asked: list[float] = []
+    page.on("request", lambda request: asked.append(time.monotonic()) if "/live/" in request.url else None)
+    page.goto(f"{server}/games/{game_id}/")
+    loaded = time.monotonic()
+    with page.expect_request("**/live/**", timeout=10_000):
+        pass
+    assert 4 <= asked[0] - loaded <= 8, f"asked {asked[0] - loaded:.1f} s after the page loaded"
+    assert page.get_attribute("html", "data-live") == "poll"
