@@ -262,7 +262,16 @@ CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_DEFAULT_QUEUE = "palace"
 # Webhook deliveries wait on other people's servers: their own queue and worker (palace_api/celery.py route_task).
 WEBHOOK_DELIVERY_QUEUE = env.str("WEBHOOK_DELIVERY_QUEUE", default="webhooks")
+# The search bot's moves (about 250 ms each) and game reviews (many such searches) take a queue and worker of their
+# own, so a basic bot's move or a turn timeout never waits behind a search (README, "Bot levels").
+SLOW_TASK_QUEUE = env.str("SLOW_TASK_QUEUE", default="slow")
 CELERY_TASK_ROUTES = ("palace_api.celery.route_task",)
+# A review of a finished game (games.services.review): the search's seconds per decision, the seconds one task
+# runs before it queues the rest (so search moves waiting on the slow queue get their turn), and how long a
+# review may show no progress before asking for it again sends its task again (its message was lost).
+REVIEW_SECONDS = env.float("REVIEW_SECONDS", default=0.5)
+REVIEW_BATCH_SECONDS = env.float("REVIEW_BATCH_SECONDS", default=3.0)
+REVIEW_STALL_SECONDS = env.float("REVIEW_STALL_SECONDS", default=60.0)
 # Celery's Django fix-up closes the worker's database connections around every task unless this is set; a new
 # PostgreSQL connection (with its password exchange) then costs more than the task. Closed every 2 x 500 tasks.
 CELERY_DB_REUSE_MAX = 500

@@ -16,6 +16,7 @@ from games.api.schema import (
     StateField,
     ViewerField,
 )
+from games.bot_levels import bot_levels_markdown
 from games.engine.registry import GAMES
 from palace_api.serializers import StrictSerializer
 
@@ -62,7 +63,10 @@ class SeatInput(StrictSerializer):
     bot = BotNameField(
         required=False,
         allow_null=True,
-        help_text="Seat a bot of this policy instead of yourself (one the game's kind has); the creator only.",
+        help_text=(
+            "Seat a bot of this level instead of yourself (one the game's kind has); the creator only. Levels:\n"
+            + bot_levels_markdown()
+        ),
     )
 
 

@@ -178,7 +178,7 @@ def _write(
     after_commit(
         game_id=game.pk,
         version=version,
-        bot_to_act=any(acting),
+        bots_to_act=[bot for bot in acting if bot],
         timeout=game.turn_timeout if game.deadline is not None else None,
     )
 

@@ -14,24 +14,34 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from games.bot_levels import SLOW_BOTS
 from games.services import fanout
 from outbox.broker import countdown_fits, send_after_commit
 
 BOT_MOVE = "games.tasks.bot_move"
+SLOW_BOT_MOVE = "games.tasks.slow_bot_move"
+"""The same move as ``BOT_MOVE``, on the slow queue (``palace_api.celery.route_task``): a search bot's."""
 APPLY_TIMEOUT = "games.tasks.apply_timeout"
 GAME_CHANGED = "webhooks.tasks.game_changed"
 
 
-def after_commit(*, game_id: int, version: int, bot_to_act: bool, timeout: int | None) -> None:
-    """Queue, once the transaction commits, the bot's decision or a countdown for the human's deadline, and
-    ``GAME_CHANGED`` (the game is at ``version``), which a broker error never turns into a failed request.
+def bot_move_task(bots: list[str]) -> str:
+    """The task that moves for ``bots`` (the bots that may act): ``SLOW_BOT_MOVE`` if any of them thinks long
+    (``games.bot_levels.SLOW_BOTS``), so no search ever runs on the queue basic bots and timeouts share."""
+    return SLOW_BOT_MOVE if any(bot in SLOW_BOTS for bot in bots) else BOT_MOVE
+
+
+def after_commit(*, game_id: int, version: int, bots_to_act: list[str], timeout: int | None) -> None:
+    """Queue, once the transaction commits, the bot's decision (``bots_to_act``: the bots that may act now, none
+    for a human's decision; see ``bot_move_task``) or a countdown for the human's deadline, and ``GAME_CHANGED``
+    (the game is at ``version``), which a broker error never turns into a failed request.
 
     ``timeout``: seconds until the deadline (``None``: no deadline). Countdowns that do not fit
     (``outbox.broker.countdown_fits``) are left to the periodic sweeper: the broker would redeliver
     a task held longer than its visibility timeout again and again.
     """
-    if bot_to_act:
-        send_after_commit(BOT_MOVE, [[game_id, version]])
+    if bots_to_act:
+        send_after_commit(bot_move_task(bots_to_act), [[game_id, version]])
     elif timeout is not None and countdown_fits(timeout):
         # One second late rather than early: the task re-checks the deadline and does nothing before it.
         send_after_commit(APPLY_TIMEOUT, [[game_id, version]], countdown=timeout + 1)

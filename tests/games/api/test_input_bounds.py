@@ -36,6 +36,7 @@ BASE: dict[str, dict[str, Any]] = {
     "auth_token_create": {"body": {"username": "staff", "password": "staff-password-for-tests"}},
     "games_create": {"body": {"kind": "palace-poker", "seats": 2}},
     "games_seats_create": {"body": {}},
+    "games_review_create": {"body": {}},
     "games_actions_create": {"body": {"type": "fold"}, "headers": {"Idempotency-Key": "walk-1"}},
     "games_stream": {"query": {"follow": "false"}},
     "me_stream": {"query": {"follow": "false"}},
