@@ -1,7 +1,9 @@
 """Routes of the browser pages, at the site's root."""
 
 from django.contrib.auth import views as auth_views
+from django.templatetags.static import static
 from django.urls import path
+from django.views.generic import RedirectView
 
 from web.views import accounts, lobby, table
 
@@ -9,6 +11,8 @@ app_name = "web"
 
 urlpatterns = [
     path("", lobby.lobby, name="lobby"),
+    # Asked for by browsers on pages that name no icon of their own (the API's, the admin's).
+    path("favicon.ico", RedirectView.as_view(url=static("web/favicon.ico"), permanent=True), name="favicon"),
     path("signup/", accounts.signup, name="signup"),
     path("login/", accounts.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),

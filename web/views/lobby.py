@@ -18,6 +18,7 @@ from games.services import seat_take
 from games.services.lifecycle import game_cancel, seat_leave
 from games.services.tables import table_open
 from palace_api.errors import ApplicationError, NotFoundError
+from web.errors import error_words
 from web.forms import BotForm, TableForm, parse_seq
 from web.registry import table_kind
 from web.tables import seat_names
@@ -128,8 +129,8 @@ def rules(request: HttpRequest, kind: str) -> HttpResponse:
 
 
 def _words(error: ApplicationError | EngineError) -> str:
-    """What went wrong, for people: the service's or the engine's own sentence."""
-    return error.detail if isinstance(error, ApplicationError) else error.message
+    """What went wrong, for people (``web.errors``, the one place)."""
+    return error_words(error)
 
 
 @login_required

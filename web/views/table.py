@@ -9,6 +9,7 @@ from urllib.parse import urlencode
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import BadRequest
+from django.core.handlers.asgi import ASGIRequest
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -26,6 +27,7 @@ from games.services.lifecycle import game_resign
 from games.services.review import review_request
 from palace_api.errors import ApplicationError, NotFoundError
 from players.auth import stream_token_for
+from web.errors import error_words
 from web.forms import ActForm, HandSeenForm, seq_parameter
 from web.registry import table_kind
 from web.tables import TableKind, seat_names
@@ -40,10 +42,6 @@ def _game(game_id: int) -> Any:
         return games.game_get(game_id)
     except NotFoundError as error:
         raise Http404("no such game") from error
-
-
-def _words(error: ApplicationError | EngineError) -> str:
-    return error.detail if isinstance(error, ApplicationError) else error.message
 
 
 def _table(request: HttpRequest, game: Any, *, error: str | None = None) -> dict[str, Any]:
@@ -81,7 +79,8 @@ def _table(request: HttpRequest, game: Any, *, error: str | None = None) -> dict
         "idempotency_key": uuid.uuid4().hex,
         "poll_ms": int(settings.WEB_POLL_SECONDS * 1000),
         "stream_kinds": " ".join(kind.entry_kinds),
-        "live_stream": settings.WEB_LIVE_STREAM,
+        # A WSGI server (runserver, the browser tests' live server) buffers a stream whole: the page polls there.
+        "live_stream": settings.WEB_LIVE_STREAM and isinstance(request, ASGIRequest),
     }
 
 
@@ -158,7 +157,7 @@ def table_act(request: HttpRequest, game_id: int) -> HttpResponse:
                 user=request.user, game_id=game_id, body=form.cleaned_data["body"], idempotency_key=key
             )
         except (ApplicationError, EngineError) as exc:
-            error = _words(exc)
+            error = error_words(exc)
     game = _game(game_id)
     context = _table(request, game, error=error)
     if request.htmx:
@@ -186,7 +185,7 @@ def table_resign(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
         game_resign(user=request.user, game_id=game_id)
     except (ApplicationError, EngineError) as exc:
-        error = _words(exc)
+        error = error_words(exc)
     context = _table(request, _game(game_id), error=error)
     return render(request, "web/table.html", context, status=400 if error else 200)
 
@@ -251,5 +250,5 @@ def table_review(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
         review_request(user=request.user, game_id=game_id)
     except (ApplicationError, EngineError) as error:
-        request.session["web_error"] = _words(error)
+        request.session["web_error"] = error_words(error)
     return redirect("web:table-replay", game_id=game_id, step=max(1, game.version))
