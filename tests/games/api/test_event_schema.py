@@ -40,7 +40,7 @@ from rest_framework.test import APIClient
 
 from games.api.serializers import EventOutput, render
 from games.engine.cards import parse_cards
-from games.engine.chance import prearranged, sample_shuffle
+from games.engine.chance import fair_shuffle, prearranged
 from games.engine.errors import EngineError
 from games.engine.event_fields import (
     EITHER,
@@ -232,7 +232,7 @@ def playout(scenario: Scenario) -> Iterator[tuple[Action, tuple[Any, ...]]]:
             order = sorted(request.cards) if top == "sorted" else deck_starting_with(top, request.cards)
             action = prearranged(order)
         else:
-            action = sample_shuffle(request, rng)
+            action = fair_shuffle(request, game="1", players=[None] * scenario.seats, rng=rng)
         state, events = game.apply(state, action)
         yield action, events
     raise AssertionError(f"{scenario} did not end in {MAX_STEPS} steps")
