@@ -18,6 +18,9 @@ from games.engine.errors import EngineCode, IllegalAction
 from games.engine.fairness import FairState, check_draw, derive_order
 from games.engine.protocol import Action, ChanceRequest
 
+SEED_EVENT_TYPES = frozenset({"seeds_committed", "seeds_revealed"})
+"""The events of this module: about the shuffles, not the play (the hand histories leave them to the log)."""
+
 
 def fair_request(state: Any, *, purpose: str, cards: tuple[Card, ...], deal: int) -> ChanceRequest:
     """The shuffle ``state`` owes (``state.fair``, ``state.shuffles``) as a ``ChanceRequest``: ``seeds_due`` when

@@ -39,7 +39,8 @@ def generated(served: LiveApp, tmp_path_factory) -> ModuleType:
     schema = directory / "schema.json"
     schema.write_bytes(httpx.get(f"{served.url}/api/schema/?format=json", timeout=30).content)
     config = directory / "config.yaml"
-    config.write_text("post_hooks: []\n")  # no formatter: the code is imported, not read
+    # No formatter: the code is imported, not read. NDJSON (me/games/export/) is read as bytes, a line a game.
+    config.write_text("post_hooks: []\ncontent_type_overrides:\n  application/x-ndjson: application/octet-stream\n")
     command = [
         str(Path(sys.executable).with_name("openapi-python-client")),
         *("generate", "--path", str(schema), "--meta", "none", "--config", str(config)),
