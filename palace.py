@@ -109,6 +109,11 @@ def command_test(pytest_args: Sequence[str]) -> int:
     )
 
 
+def command_verify(files: Sequence[str]) -> int:
+    """``tools/verify_palace.py``: check game exports (README, "Provably fair shuffles"); no Django, no venv."""
+    return run([sys.executable, str(ROOT / "tools" / "verify_palace.py"), *files])
+
+
 def command_screenshots(pytest_args: Sequence[str]) -> int:
     """Refresh the README's pictures (``docs/screenshots/``) by running the browser tests that take them; a plain
     test run writes its screenshots to a temporary folder instead."""
@@ -277,6 +282,11 @@ COMMANDS: dict[str, tuple[str, str, Callable[[Sequence[str]], int]]] = {
         "screenshots",
         "refresh the README's pictures in docs/screenshots/ from the browser tests",
         command_screenshots,
+    ),
+    "verify": (
+        "verify FILE...",
+        "check game exports: commitments, every shuffle re-derived, every card replayed",
+        command_verify,
     ),
     "test": (
         "test [pytest args]",

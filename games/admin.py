@@ -133,7 +133,13 @@ class GameAdmin(StaffReadOnly, admin.ModelAdmin):
     @admin.display(description="review")
     def review_links(self, game: Game) -> str:
         hands = reverse("admin:games_game_hands", args=[game.pk])
-        return format_html('<a href="{}">event log</a> · <a href="{}">hands</a>', event_log_url(game.pk), hands)
+        export = reverse("game-export", args=[game.pk])
+        return format_html(
+            '<a href="{}">event log</a> · <a href="{}">hands</a> · <a href="{}">export</a>',
+            event_log_url(game.pk),
+            hands,
+            export,
+        )
 
     @admin.display(description="hands")
     def hand_list(self, game: Game) -> str:

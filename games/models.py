@@ -61,7 +61,9 @@ class Seat(models.Model):
     for bot seats, and for a player's seat the bot plays after his timeouts). Projections of the log:
     ``to_act``, the seat may decide now (the engine's ``to_act``: a chance to play out of turn included, which
     a bot takes); ``due_since``, the game waits for its decision, due since that version (the engine's
-    ``due_to_act``; ``None``: none due; see ``games.selectors.due``)."""
+    ``due_to_act``; ``None``: none due; see ``games.selectors.due``). ``seed``: the player's own shuffle seed,
+    lower-case hex (``""``: the server draws one each deal; ``games.engine.fairness``), read by nobody but the
+    log's shuffles."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     number = models.PositiveSmallIntegerField()
@@ -69,6 +71,7 @@ class Seat(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="seats"
     )
     bot = models.CharField(max_length=32, blank=True, default="")
+    seed = models.CharField(max_length=64, blank=True, default="")
     to_act = models.BooleanField(default=False)
     due_since = models.PositiveIntegerField(null=True, blank=True)
     joined = models.DateTimeField(auto_now_add=True)

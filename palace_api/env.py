@@ -170,6 +170,7 @@ THROTTLE_DEFAULTS: dict[str, tuple[str, str]] = {
     "user": ("THROTTLE_USER", "1200/min"),
     "register": ("THROTTLE_REGISTER", "20/hour"),
     "login": ("THROTTLE_LOGIN", "20/hour"),
+    "export": ("THROTTLE_EXPORT", "120/hour"),
 }
 
 # What DRF's SimpleRateThrottle.parse_rate understands: a count, "/", and a period it reads by its first letter.

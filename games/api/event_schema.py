@@ -44,6 +44,8 @@ _FIELD_SCHEMAS: dict[str, dict[str, Any]] = {
     ef.BOOL: {"type": "boolean"},
     ef.TEXT: {"type": "string"},
     ef.CHOICE: {"type": "string"},
+    ef.HEX: {"type": "string", "pattern": "^[0-9a-f]*$"},
+    ef.HEXES: {"type": "array", "items": {"type": "string", "pattern": "^[0-9a-f]*$"}},
 }
 _SEAT_SCHEMAS: dict[str, dict[str, Any]] = {
     ef.SEATED: _SEAT,

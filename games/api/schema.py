@@ -331,6 +331,18 @@ LOGGED_ACTION_TYPES = sorted({*POKER_ACTION_TYPES, *SHED_ACTION_TYPES, "shuffle"
 or chance's ``shuffle``."""
 
 
+class ShuffleSeeds(serializers.Serializer):
+    """The seeds of a deal (``games.engine.fairness.SeedDraw``), in hex."""
+
+    scheme = serializers.ChoiceField(choices=["palace-shuffle-1"])
+    game = serializers.CharField()
+    deal = serializers.IntegerField(min_value=0)
+    server_seed = serializers.CharField()
+    salt = serializers.CharField()
+    players = serializers.ListField(child=serializers.CharField())
+    drawn = serializers.ListField(child=serializers.IntegerField(min_value=0))
+
+
 class LoggedAction(serializers.Serializer):
     """A log entry's action as the viewer may see it (``games.engine.protocol.action_for_viewer``)."""
 
@@ -341,6 +353,7 @@ class LoggedAction(serializers.Serializer):
     target = serializers.IntegerField(required=False)
     amount = serializers.IntegerField(required=False)
     timeout = serializers.BooleanField(required=False, help_text="Applied by the server at a deadline.")
+    seeds = ShuffleSeeds(required=False, help_text="The first shuffle of a deal: the deal's seeds, to staff alone.")
 
 
 @extend_schema_field(LoggedAction)

@@ -70,6 +70,17 @@ class SeatInput(StrictSerializer):
             + bot_levels_markdown()
         ),
     )
+    seed = serializers.RegexField(
+        r"^(?:[0-9a-f]{2})+$",
+        required=False,
+        allow_null=True,
+        min_length=2,
+        max_length=64,
+        help_text=(
+            "Your own shuffle seed, 1 to 32 bytes of lower-case hex, mixed into every shuffle of the match "
+            "(README, 'Provably fair shuffles'); none: the server draws one. Not for a bot."
+        ),
+    )
 
 
 class ActionInput(StrictSerializer):

@@ -2,7 +2,7 @@
 
 from django.urls import path, register_converter
 
-from games.api import lifecycle, review, streams, views
+from games.api import export, lifecycle, review, streams, views
 
 
 class GameIdConverter:
@@ -33,6 +33,8 @@ urlpatterns = [
     path("games/<game_id:game_id>/seats/mine/", lifecycle.MySeatView.as_view(), name="game-seat-mine"),
     path("games/<game_id:game_id>/cancel/", lifecycle.CancelView.as_view(), name="game-cancel"),
     path("me/games/", lifecycle.MyGamesView.as_view(), name="my-games"),
+    path("games/<game_id:game_id>/export/", export.GameExportView.as_view(), name="game-export"),
+    path("me/games/export/", export.MyGamesExportView.as_view(), name="my-games-export"),
     path("me/stream/", streams.MyStreamView.as_view(), name="my-stream"),
     path("me/stream-token/", streams.StreamTokenView.as_view(), name="my-stream-token"),
 ]

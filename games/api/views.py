@@ -177,7 +177,13 @@ class SeatCreateView(APIView):
             **error_responses(
                 "GamesSeatsCreate",
                 {
-                    400: (*INVALID_BODY, ErrorCode.INVALID_SEAT, EngineCode.UNKNOWN_BOT, *ACTION_CODES),
+                    400: (
+                        *INVALID_BODY,
+                        ErrorCode.INVALID_SEAT,
+                        ErrorCode.INVALID_SEED,
+                        EngineCode.UNKNOWN_BOT,
+                        *ACTION_CODES,
+                    ),
                     403: (ErrorCode.CREATOR_ONLY, ErrorCode.UNRATED_ACCOUNT),
                     **GAME_NOT_FOUND,
                     409: (
@@ -205,6 +211,7 @@ class SeatCreateView(APIView):
             player=request.user,
             seat=data.validated_data.get("seat"),
             bot=data.validated_data.get("bot"),
+            seed=data.validated_data.get("seed") or "",
         )
         player = None if seat.bot else {"id": request.user.pk, "name": request.user.get_username()}
         body = {"seat": seat.number, "player": player, "bot": seat.bot or None}

@@ -33,6 +33,7 @@ class EngineCode(StrEnum):
     INVALID_OUT_OF_TURN_PLAY = "invalid_out_of_turn_play"
     INVALID_SEAT = "invalid_seat"
     INVALID_SEATS = "invalid_seats"
+    INVALID_SEEDS = "invalid_seeds"
     INVALID_SHUFFLE = "invalid_shuffle"
     INVALID_SUIT = "invalid_suit"
     INVALID_TARGET = "invalid_target"

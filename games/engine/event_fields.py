@@ -28,7 +28,11 @@ TEXT = "text"
 """Free text, for people (a hand's name)."""
 CHOICE = "choice"
 """One of ``choices``."""
-FIELD_KINDS = (INT, SEAT, SEATS, INTS, PER_SEAT, BOOL, TEXT, CHOICE)
+HEX = "hex"
+"""Bytes as lower-case hex (a seed, a commitment)."""
+HEXES = "hexes"
+"""A list of ``HEX``, one per seat in seat order."""
+FIELD_KINDS = (INT, SEAT, SEATS, INTS, PER_SEAT, BOOL, TEXT, CHOICE, HEX, HEXES)
 
 # Who may see a card group (``games.engine.protocol.CardGroup.visible_to``).
 PUBLIC = "public"
@@ -139,3 +143,35 @@ DEALER_DRAW_EVENTS: tuple[EventSpec, ...] = (
     EventSpec("dealer_chosen", "The draw for the first deal is decided.", seat_doc="The first dealer."),
 )
 """The draw for the first deal, the same in both games (their ``deal.draw_for_dealer``)."""
+
+
+SEED_EVENTS: tuple[EventSpec, ...] = (
+    EventSpec(
+        "seeds_committed",
+        "The seeds of a deal are fixed before its first shuffle (games.engine.fairness): the server's seed is "
+        "committed by its hash, the players' seeds are listed; every shuffle of the deal follows from them.",
+        seat=NO_SEAT,
+        seat_doc="Always null: chance acts.",
+        fields=(
+            EventField("deal", INT, "The deal's number in the match (0: the draw for the first dealer)."),
+            EventField("scheme", CHOICE, "The derivation's version.", choices=("palace-shuffle-1",)),
+            EventField("commitment", HEX, "SHA-256 of the salt then the server's seed."),
+            EventField("players", HEXES, "Each seat's seed, in seat order."),
+            EventField("drawn", SEATS, "The seats whose seed the server drew (bots, players who gave none)."),
+        ),
+    ),
+    EventSpec(
+        "seeds_revealed",
+        "The server's seed of a deal, now that nothing it shows is secret: check it against the commitment and "
+        "re-derive the deal's shuffles (README, 'Provably fair shuffles').",
+        seat=NO_SEAT,
+        seat_doc="Always null: chance acts.",
+        fields=(
+            EventField("deal", INT, "The deal's number in the match."),
+            EventField("server_seed", HEX, "The server's seed, 32 bytes."),
+            EventField("salt", HEX, "The salt of the commitment, 16 bytes."),
+            EventField("commitment", HEX, "The commitment the seed answers."),
+        ),
+    ),
+)
+"""Commit-reveal shuffles (``games.engine.seeding``), the same in both games."""

@@ -231,3 +231,26 @@ DEALER_DRAW_PHRASES: dict[str, Phrase] = {
     "dealer_chosen": _dealer_chosen,
 }
 """The draw for the first deal, the same in both games (``games.engine.event_fields.DEALER_DRAW_EVENTS``)."""
+
+
+def _deal_words(deal: int) -> str:
+    return "the draw for the first deal" if deal == 0 else f"deal {deal}"
+
+
+def _seeds_committed(event: Mapping[str, Any], names: Names) -> Line:
+    return line(
+        f"The seeds of {_deal_words(event['deal'])} are fixed before it is dealt: the server's is committed as "
+        f"{event['commitment'][:16]}...",
+        f"; the server drew the seeds of {names.several(event['drawn'])}" if event.get("drawn") else "",
+    )
+
+
+def _seeds_revealed(event: Mapping[str, Any], names: Names) -> Line:
+    return line(f"The server's seed of {_deal_words(event['deal'])} is revealed: {event['server_seed'][:16]}...")
+
+
+SEED_PHRASES: dict[str, Phrase] = {
+    "seeds_committed": _seeds_committed,
+    "seeds_revealed": _seeds_revealed,
+}
+"""Commit-reveal shuffles, the same in both games (``games.engine.event_fields.SEED_EVENTS``)."""

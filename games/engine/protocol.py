@@ -27,6 +27,7 @@ from typing import Any, Protocol, TypeAlias
 
 from games.engine.cards import Card, card_codes, parse_cards
 from games.engine.errors import EngineCode, EngineError
+from games.engine.fairness import SeedDraw
 from games.engine.option_fields import OptionField
 
 JSON: TypeAlias = Any
@@ -167,6 +168,9 @@ def action_for_viewer(action: Mapping[str, JSON], events: Sequence[Event], viewe
     shuffle is ``{"type": "shuffle", "size": n}``, without ``cards``.
     """
     out = dict(action)
+    if viewer != STAFF:
+        # A deal's seeds are staff's until its ``seeds_revealed`` event publishes them.
+        out.pop("seeds", None)
     cards = out.get("cards")
     if not cards or viewer == STAFF or (isinstance(viewer, int) and viewer == out.get("seat")):
         return out
@@ -198,7 +202,9 @@ class Action:
 
     ``cards``: cards named by the action (discarded soldiers; a shuffle's order, top card first);
     ``target``: a seat (the defender of a bet); ``amount``: chips, meaning per action type as the
-    game documents; ``timeout``: the server applied this default action because a deadline passed.
+    game documents; ``timeout``: the server applied this default action because a deadline passed;
+    ``seeds``: on the first shuffle of a deal under commit-reveal shuffles, the deal's seeds
+    (``games.engine.fairness``), which the shuffle's order must follow.
     """
 
     type: str
@@ -207,6 +213,7 @@ class Action:
     target: int | None = None
     amount: int | None = None
     timeout: bool = False
+    seeds: SeedDraw | None = None
 
     def to_json(self) -> JSON:
         """Plain JSON with only the fields that are set."""
@@ -221,6 +228,8 @@ class Action:
             out["amount"] = self.amount
         if self.timeout:
             out["timeout"] = True
+        if self.seeds is not None:
+            out["seeds"] = self.seeds.to_json()
         return out
 
     @classmethod
@@ -228,7 +237,7 @@ class Action:
         """Inverse of ``to_json``; raises ``EngineError("invalid_action")`` on malformed input."""
         if not isinstance(data, Mapping) or not isinstance(data.get("type"), str):
             raise EngineError(EngineCode.INVALID_ACTION, "an action is an object with a string 'type'")
-        unknown = set(data) - {"type", "seat", "cards", "target", "amount", "timeout"}
+        unknown = set(data) - {"type", "seat", "cards", "target", "amount", "timeout", "seeds"}
         if unknown:
             raise EngineError(EngineCode.INVALID_ACTION, f"unknown action fields: {sorted(unknown)}")
         for key in ("seat", "target", "amount"):
@@ -248,6 +257,7 @@ class Action:
             target=data.get("target"),
             amount=data.get("amount"),
             timeout=timeout,
+            seeds=None if data.get("seeds") is None else SeedDraw.from_json(data["seeds"]),
         )
 
 
@@ -291,11 +301,17 @@ class ChanceRequest:
 
     ``purpose`` names why (``"banner_deal"``, ``"stock_rebuild"``...); ``number`` counts the shuffles
     of the match from 0, so a server can substitute a prearranged order for the n-th shuffle.
+    ``deal``: the deal it belongs to (0: the draw for the first dealer); ``seeds_due``: under commit-reveal
+    shuffles it opens that deal and must carry the deal's seeds (``games.engine.chance.fair_shuffle``);
+    ``order``: the order the deal's committed seeds give it, when they are already committed.
     """
 
     purpose: str
     cards: tuple[Card, ...]
     number: int
+    deal: int = 0
+    seeds_due: bool = False
+    order: tuple[Card, ...] | None = None
 
 
 class Game(Protocol):

@@ -9,6 +9,7 @@ from games.engine.cards import Card
 from games.engine.chance import check_shuffle
 from games.engine.errors import EngineCode, IllegalAction
 from games.engine.protocol import Action, CardGroup, ChanceRequest, Event
+from games.engine.seeding import check_seeded, reveal_at_end
 
 RESIGN = "resign"
 """The action of a seat that leaves a running match for good: valid at any decision point for a seat still
@@ -79,17 +80,21 @@ def apply_shuffle(
     request: ChanceRequest | None,
     action: Action,
     handlers: Mapping[str, Callable[[Any, tuple[Card, ...]], None]],
+    *,
+    reveal_each_deal: bool = False,
 ) -> None:
-    """Apply chance's shuffle to ``recorder.t`` (a draft with ``chance`` and ``shuffles``): check it,
-    log its order for staff only, and hand the order to the handler of ``request.purpose``.
+    """Apply chance's shuffle to ``recorder.t`` (a draft with ``chance``, ``shuffles`` and ``fair``): check it
+    (against its deal's seeds too, ``games.engine.seeding``), log its order for staff only, and hand the order
+    to the handler of ``request.purpose``.
 
-    Raises ``IllegalAction`` ``no_shuffle_due``, ``awaiting_shuffle`` and ``invalid_shuffle``.
+    Raises ``IllegalAction`` ``no_shuffle_due``, ``awaiting_shuffle``, ``invalid_shuffle`` and ``invalid_seeds``.
     """
     if request is None:
         raise IllegalAction(EngineCode.NO_SHUFFLE_DUE, "no shuffle is due now")
     if action.type != "shuffle":
         raise IllegalAction(EngineCode.AWAITING_SHUFFLE, "the dealer is shuffling; no decision is due")
     check_shuffle(request, action)
+    check_seeded(recorder, request, action, reveal_each_deal=reveal_each_deal)
     recorder.t.chance = None
     recorder.t.shuffles += 1
     recorder.emit(
@@ -113,6 +118,7 @@ def apply_frame(
     fields: Mapping[str, set[str]],
     decide: Callable[[int, Action], None],
     resign: Callable[[int], None],
+    reveal_each_deal: bool = False,
 ) -> tuple[Any, tuple[Event, ...]]:
     """What every game's ``apply`` does around its own rules: refuse a finished match, apply a due
     shuffle (``chance``: purpose -> handler), or check a decision (``fields``, see ``check_decision``),
@@ -125,13 +131,16 @@ def apply_frame(
     to ``resign(seat)``; one marked ``timeout`` (the server resigned an absent seat) is announced by a
     ``timeout`` event first, as a default action is.
 
+    A match that ends here reveals its deals' seeds (``games.engine.seeding.reveal_at_end``); with
+    ``reveal_each_deal`` a deal's seeds are revealed as the next deal opens.
+
     Raises ``IllegalAction`` ``game_over``, those of ``apply_shuffle``, ``check_decision`` and
     ``check_resign``, and whatever ``decide`` and ``resign`` raise.
     """
     if game.is_over(state):
         raise IllegalAction(EngineCode.GAME_OVER, "the match is over")
     if action.type == "shuffle" or state.chance is not None:
-        apply_shuffle(recorder, game.chance_request(state), action, chance)
+        apply_shuffle(recorder, game.chance_request(state), action, chance, reveal_each_deal=reveal_each_deal)
     elif action.type == RESIGN:
         seat = check_resign(action, seats=state.seats)
         if action.timeout:
@@ -142,4 +151,5 @@ def apply_frame(
         if action.timeout:
             recorder.emit("timeout", seat, action=action.type)
         decide(seat, action)
+    reveal_at_end(game, recorder)
     return recorder.t.freeze(), tuple(recorder.events)

@@ -10,6 +10,7 @@ from django.db import IntegrityError, transaction
 
 from games.engine.bots import get_bot
 from games.engine.cards import parse_cards
+from games.engine.fairness import is_hex
 from games.engine.registry import get_game
 from games.models import Event, Game, GameStatus, OnAbsent, Seat
 from games.services.log import append_action, append_rows
@@ -145,15 +146,23 @@ def game_create(
 
 
 @transaction.atomic
-def seat_take(*, game_id: int, player: AbstractBaseUser, seat: int | None = None, bot: str | None = None) -> Seat:
+def seat_take(
+    *, game_id: int, player: AbstractBaseUser, seat: int | None = None, bot: str | None = None, seed: str = ""
+) -> Seat:
     """Sit ``player`` at ``seat`` (or the lowest free one), or, with ``bot``, a bot of that policy
-    (the game's creator only); the match starts when every seat is taken.
+    (the game's creator only); the match starts when every seat is taken. ``seed``: the player's own shuffle
+    seed, 1 to 32 bytes of lower-case hex, mixed into every shuffle (``games.engine.fairness``); a bot's seat
+    and a player who gives none get one the server draws.
 
     Raises ``NotFoundError("game_not_found")``, ``ConflictError`` (``game_started``,
     ``seat_taken``, ``already_seated``, ``no_free_seat``), ``ForbiddenError`` (``creator_only``;
     ``unrated_account``: a rated table seats players, whose accounts are rated, and bots; not staff accounts
-    without a player), ``EngineError("unknown_bot")`` and ``ApplicationError("invalid_seat")``.
+    without a player), ``EngineError("unknown_bot")`` and ``ApplicationError`` (``invalid_seat``, ``invalid_seed``).
     """
+    if seed and (bot is not None or not is_hex(seed)):
+        raise ApplicationError(
+            ErrorCode.INVALID_SEED, "a player's seed is 1 to 32 bytes of lower-case hex; a bot takes none"
+        )
     game = Game.objects.select_for_update().filter(pk=game_id).first()
     if game is None:
         raise NotFoundError(ErrorCode.GAME_NOT_FOUND, "no such game")
@@ -182,7 +191,7 @@ def seat_take(*, game_id: int, player: AbstractBaseUser, seat: int | None = None
         raise ConflictError(ErrorCode.SEAT_TAKEN, f"seat {seat} is taken")
     try:
         with transaction.atomic():
-            row = Seat.objects.create(game=game, number=seat, player=None if bot else player, bot=bot or "")
+            row = Seat.objects.create(game=game, number=seat, player=None if bot else player, bot=bot or "", seed=seed)
     except IntegrityError as error:
         raise ConflictError(ErrorCode.SEAT_TAKEN, f"seat {seat} is taken") from error
     event = Event(

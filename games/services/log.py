@@ -14,7 +14,7 @@ from django.db.models import Case, F, PositiveIntegerField, Value, When
 from django.utils import timezone
 
 from games.engine.cards import parse_cards
-from games.engine.chance import sample_shuffle
+from games.engine.chance import fair_shuffle, sample_shuffle
 from games.engine.protocol import Action
 from games.engine.protocol import Event as EngineEvent
 from games.models import Event, Game, GameStatus, Seat, Snapshot
@@ -27,7 +27,8 @@ from palace_api.errors import ConflictError, ErrorCode, UnprocessableError
 
 
 def _shuffle_for(game: Game, request: Any) -> Action:
-    """The n-th shuffle of the match: staff's prearranged order if one is set, else SystemRandom."""
+    """The n-th shuffle of the match: staff's prearranged order if one is set (the match then has no seeds),
+    else the order the deal's seeds give, drawing them with the first shuffle of each deal (``fair_shuffle``)."""
     prearranged = game.prearranged_shuffles or []
     if request.number < len(prearranged):
         action = Action(type="shuffle", cards=parse_cards(prearranged[request.number]))
@@ -38,7 +39,11 @@ def _shuffle_for(game: Game, request: Any) -> Action:
                 f"of the {request.purpose} shuffle",
             )
         return action
-    return sample_shuffle(request)
+    if not request.seeds_due:
+        return sample_shuffle(request)
+    seeds = dict(Seat.objects.filter(game=game).order_by().values_list("number", "seed"))
+    players = [seeds.get(number) or None for number in range(game.seat_count)]
+    return fair_shuffle(request, game=str(game.pk), players=players)
 
 
 def _row(game: Game, seq: int, action: Action, events: tuple[EngineEvent, ...]) -> Event:

@@ -50,6 +50,7 @@ class ErrorCode(StrEnum):
     INVALID_OPTION = "invalid_option"
     INVALID_PREARRANGED_SHUFFLE = "invalid_prearranged_shuffle"
     INVALID_PREARRANGED_SHUFFLES = "invalid_prearranged_shuffles"
+    INVALID_SEED = "invalid_seed"
     INVALID_SEAT = "invalid_seat"
     INVALID_WEBHOOK_EVENTS = "invalid_webhook_events"
     NO_FREE_SEAT = "no_free_seat"

@@ -44,7 +44,7 @@ def _literal(node: ast.AST | None) -> bool:
     return isinstance(node, ast.Constant) and isinstance(node.value, str)
 
 
-DJANGO_CODES = {"invalid_choice"}
+DJANGO_CODES = {"invalid_choice", "required"}
 """Codes of Django's own form fields, which a page's form keeps so that Django's messages for them still apply."""
 
 

@@ -18,6 +18,7 @@ from games.engine.event_fields import (
     PUBLIC,
     SEAT,
     SEATS,
+    SEED_EVENTS,
     TEXT,
     EventField,
     EventSpec,
@@ -38,6 +39,7 @@ _SCORES = EventField("scores", INTS, "Under `points`: each seat's score, in seat
 EVENTS: tuple[EventSpec, ...] = (
     shuffle_event(CHANCE_PURPOSES),
     timeout_event((*ACTION_TYPES, RESIGN)),
+    *SEED_EVENTS,
     *DEALER_DRAW_EVENTS,
     # The deal (deal.py).
     EventSpec(

@@ -43,6 +43,7 @@ from games.engine.poker.state import (
 )
 from games.engine.poker.view import view
 from games.engine.protocol import Action, ChanceRequest, Event, LegalAction, Viewer
+from games.engine.seeding import fair_request
 from games.engine.steps import apply_frame
 
 _FIELDS: dict[str, set[str]] = {
@@ -105,7 +106,9 @@ class PalacePoker:
         """The shuffle owed now, with exactly the cards it must order."""
         if state.chance is None:
             return None
-        return ChanceRequest(purpose=state.chance, cards=deal.shuffle_cards(state), number=state.shuffles)
+        # A hand is a deal; the draw for the first dealer is deal 0; a banner deal opens the next hand.
+        number = state.hand_number + (state.chance == "banner_deal")
+        return fair_request(state, purpose=state.chance, cards=deal.shuffle_cards(state), deal=number)
 
     def legal_actions(self, state: PokerState, seat: int) -> tuple[LegalAction, ...]:
         """See ``games.engine.poker.legal.legal_actions``."""
@@ -143,6 +146,7 @@ class PalacePoker:
             fields=_FIELDS,
             decide=decide,
             resign=lambda seat: resign(ctx, seat),
+            reveal_each_deal=state.options.reveal_seeds == "hand",
         )
 
     def view(self, state: PokerState, viewer: Viewer) -> dict[str, Any]:

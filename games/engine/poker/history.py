@@ -23,6 +23,7 @@ from games.engine.cards import parse_cards
 from games.engine.phrasing import Line, Names, SeatRef, Shuffle, group
 from games.engine.poker.context import seat_hand
 from games.engine.poker.phrases import PURPOSES, phrase
+from games.engine.seeding import SEED_EVENT_TYPES
 
 Event = Mapping[str, Any]
 
@@ -210,6 +211,8 @@ class _HandReader:
     def read(self, seq: int, event: Event) -> None:
         """Add one event, logged in entry ``seq``."""
         type_, hand = event["type"], self.hand
+        if type_ in SEED_EVENT_TYPES:
+            return
         if type_ == "hand_started":
             self.start(seq, event)
         elif type_ == "shuffle":

@@ -17,6 +17,9 @@ from games.engine.option_fields import BOOL, CHOICE, INT, SEAT, OptionField
 BETTING_STRUCTURES = ("limit", "no_limit")
 SHOWDOWN_TIES = ("own_suit_count", "split")
 NO_LIMIT_FIRST_RAISES = ("small_bet_without_soldiers", "big_bet")
+SEED_REVEALS = ("match", "hand")
+"""When a deal's shuffle seeds are revealed to everyone (``games.engine.seeding``): at the end of the match, when
+no folded palace is secret any more, or as each hand ends (the table accepts that folded palaces show)."""
 MIN_SEATS = 2
 MAX_SEATS = 10
 MAX_SOLDIERS = 5
@@ -62,6 +65,9 @@ class PokerOptions:
       sentence: two players left must battle): with two players of different banner suits left,
       a player on turn who can pay a bet may not ``stay`` or ``discard`` (see
       ``games.engine.poker.two_left``).
+
+    ``reveal_seeds`` (not a rule of the texts): ``"match"`` (default) reveals every hand's shuffle seeds when
+    the match ends; ``"hand"`` reveals each hand's as the next hand opens, which shows the folded palaces.
     """
 
     betting: str = "limit"
@@ -80,6 +86,7 @@ class PokerOptions:
     showdown_tie: str = "own_suit_count"
     no_limit_first_raise: str = "small_bet_without_soldiers"
     two_left_must_battle: bool = False
+    reveal_seeds: str = "match"
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON of every option."""
@@ -183,6 +190,7 @@ def parse_options(raw: Mapping[str, Any] | None, seats: int) -> PokerOptions:
         showdown_tie=showdown_tie,
         no_limit_first_raise=no_limit_first_raise,
         two_left_must_battle=_bool(raw, "two_left_must_battle"),
+        reveal_seeds=_choice(raw, "reveal_seeds", SEED_REVEALS),
     )
 
 
@@ -219,5 +227,12 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         choices=NO_LIMIT_FIRST_RAISES,
     ),
     OptionField("two_left_must_battle", BOOL, "Two left must battle", "the last two players may not stay"),
+    OptionField(
+        "reveal_seeds",
+        CHOICE,
+        "Reveal shuffle seeds",
+        "match: when it ends; hand: as each hand ends, showing folded palaces",
+        choices=SEED_REVEALS,
+    ),
 )
 """Every option of ``PokerOptions``, as ``parse_options`` checks it (``games.engine.option_fields``)."""

@@ -15,6 +15,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from games.engine.cards import Card
+from games.engine.fairness import FAIR_CODEC, FairState
 from games.engine.poker.options import PokerOptions
 from games.engine.state_json import CARDS, CARDS_PER_SEAT, Codec, card_or_none, code_or_none, plain
 from games.engine.state_json import state_from_json as fields_from_json
@@ -78,6 +79,7 @@ class PokerState:
     phase: str
     chance: str | None = None
     shuffles: int = 0
+    fair: FairState | None = None
     hand_number: int = 0
     dealer: int | None = None
     dealer_contenders: tuple[int, ...] = ()
@@ -160,6 +162,7 @@ def _freeze(value: Any) -> Any:
 # JSON --------------------------------------------------------------------------------------------
 
 _CODECS: dict[str, Codec] = {
+    "fair": FAIR_CODEC,
     "options": Codec(lambda options: options.to_json(), lambda raw: PokerOptions(**raw)),
     "stock": CARDS,
     "discards": CARDS,

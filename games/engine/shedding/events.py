@@ -15,6 +15,7 @@ from games.engine.event_fields import (
     PRIVATE,
     PUBLIC,
     SEATS,
+    SEED_EVENTS,
     STAFF_ONLY,
     EventField,
     EventSpec,
@@ -36,6 +37,7 @@ _ALWAYS_NULL = "Always null: it concerns the table."
 EVENTS: tuple[EventSpec, ...] = (
     shuffle_event(CHANCE_PURPOSES),
     timeout_event((*ACTION_TYPES, RESIGN)),
+    *SEED_EVENTS,
     *DEALER_DRAW_EVENTS,
     # The deal and the setup (deal.py).
     EventSpec(

@@ -21,6 +21,7 @@ from typing import Any
 from games.engine.cards import Card
 from games.engine.errors import EngineCode, IllegalAction
 from games.engine.protocol import Action, ChanceRequest, Event, LegalAction, Viewer
+from games.engine.seeding import fair_request
 from games.engine.shedding import deal, play
 from games.engine.shedding.context import Ctx
 from games.engine.shedding.ending import check_stalemate
@@ -85,7 +86,9 @@ class PalaceShedding:
         """The shuffle owed now (the whole pack: for the draw for dealer, then for the deal)."""
         if state.chance is None:
             return None
-        return ChanceRequest(purpose=state.chance, cards=deal.shuffle_cards(state), number=state.shuffles)
+        # The draw for the first dealer is deal 0, the one deal of the game deal 1 (as in Palace Poker).
+        number = int(state.chance == "deal")
+        return fair_request(state, purpose=state.chance, cards=deal.shuffle_cards(state), deal=number)
 
     def legal_actions(self, state: ShedState, seat: int) -> tuple[LegalAction, ...]:
         """See ``games.engine.shedding.legal.legal_actions``."""

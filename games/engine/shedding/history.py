@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.engine.phrasing import Line, Names, SeatRef, Shuffle, group
+from games.engine.seeding import SEED_EVENT_TYPES
 from games.engine.shedding.phrases import PURPOSES, phrase
 from games.engine.steps import RESIGN
 
@@ -185,6 +186,8 @@ class _ShedReader:
     def read(self, seq: int, event: Event) -> None:
         """Add one event, logged in entry ``seq``."""
         type_, seat, history = event["type"], event.get("seat"), self.history
+        if type_ in SEED_EVENT_TYPES:
+            return
         step = ShedStep(seq, type_, None if seat is None else self.names.ref(seat), phrase(event, self.names))
         if type_ in DRAW_TYPES:
             history.dealer_draw.append(step)

@@ -14,6 +14,7 @@ from typing import Any
 
 from games.engine.phrasing import (
     DEALER_DRAW_PHRASES,
+    SEED_PHRASES,
     Cards,
     Line,
     Names,
@@ -198,6 +199,8 @@ PHRASES: dict[str, Phrase] = {
     "resigned": _resigned,
 }
 """One phrase per event type of ``games.engine.shedding.events.EVENTS``."""
+
+PHRASES.update(SEED_PHRASES)  # commit-reveal shuffles: seeds committed and revealed
 
 
 def phrase(event: Event, names: Names) -> Line:

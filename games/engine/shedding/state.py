@@ -18,6 +18,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from games.engine.cards import FULL_DECK, Card, card_codes, parse_cards
+from games.engine.fairness import FAIR_CODEC, FairState
 from games.engine.shedding.options import ShedOptions
 from games.engine.state_json import CARDS, CARDS_PER_SEAT, Codec, card_or_none, code_or_none
 from games.engine.state_json import state_from_json as fields_from_json
@@ -55,6 +56,7 @@ class ShedState:
     phase: str
     chance: str | None = None
     shuffles: int = 0
+    fair: FairState | None = None
     dealer: int | None = None
     dealer_contenders: tuple[int, ...] = ()
     dealer_cards: tuple[tuple[Card, ...], ...] = ()
@@ -138,6 +140,7 @@ _NESTED = {"dealer_cards", "hands", "hand_public", "face_up", "face_down", "choi
 # JSON --------------------------------------------------------------------------------------------
 
 _CODECS: dict[str, Codec] = {
+    "fair": FAIR_CODEC,
     "options": Codec(lambda options: options.to_json(), lambda raw: ShedOptions(**raw)),
     "stock": CARDS,
     "pile": CARDS,

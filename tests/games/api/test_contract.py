@@ -39,7 +39,8 @@ def generated(served: LiveApp, tmp_path_factory) -> ModuleType:
     schema = directory / "schema.json"
     schema.write_bytes(httpx.get(f"{served.url}/api/schema/?format=json", timeout=30).content)
     config = directory / "config.yaml"
-    config.write_text("post_hooks: []\n")  # no formatter: the code is imported, not read
+    # No formatter: the code is imported, not read. NDJSON (me/games/export/) is read as bytes, a line a game.
+    config.write_text("post_hooks: []\ncontent_type_overrides:\n  application/x-ndjson: application/octet-stream\n")
     command = [
         str(Path(sys.executable).with_name("openapi-python-client")),
         *("generate", "--path", str(schema), "--meta", "none", "--config", str(config)),
@@ -211,9 +212,8 @@ def test_two_generated_clients_play_a_whole_match(served, generated, kind: str) 
     alice, bob = (Player(generated, served, f"{name}-{kind}") for name in ("alice", "bob"))
     game_id = create(alice, kind, 2)
     for seat, player in enumerate((alice, bob)):
-        taken = player.api("games.games_seats_create").sync(
-            game_id, client=player.client, body=player.models.SeatInput(seat=seat)
-        )
+        body = player.models.SeatInput(seat=seat, seed="c0ffee" if seat == 0 else None)
+        taken = player.api("games.games_seats_create").sync(game_id, client=player.client, body=body)
         assert isinstance(taken, player.models.SeatOutput), taken
         player.seat = seat
     final = play_match([alice, bob], game_id, kind)
@@ -228,6 +228,20 @@ def test_two_generated_clients_play_a_whole_match(served, generated, kind: str) 
     read_typed_events(alice, [event for entry in log.results for event in entry.events or []], kind)
     games = alice.api("games.games_list").sync(client=alice.client, mine=True)
     assert isinstance(games, alice.models.GamePageOutput) and game_id in [game.id for game in games.results]
+    read_typed_export(alice, game_id)
+
+
+def read_typed_export(player: Player, game_id: int) -> None:
+    """The finished game's export parsed into ``GameExportOutput``: every deal's seeds revealed, the whole log."""
+    export = player.api("games.games_export").sync(game_id, client=player.client)
+    assert isinstance(export, player.models.GameExportOutput), export
+    assert export.format_.value == "palace-export/1" and export.complete and export.id == game_id
+    assert export.deals and all(isinstance(deal, player.models.DealOutput) for deal in export.deals)
+    assert all(isinstance(deal.server_seed, str) and deal.revealed_at for deal in export.deals)
+    assert export.deals[0].players[0] == "c0ffee"
+    for entry in export.log:
+        player.check_entry(entry)
+    assert isinstance(export.result, player.event_models)
 
 
 @pytest.mark.parametrize("kind", ["palace-poker", "palace"])

@@ -26,7 +26,7 @@ import json
 import random
 from collections import defaultdict
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from typing import Any
 
@@ -40,7 +40,7 @@ from rest_framework.test import APIClient
 
 from games.api.serializers import EventOutput, render
 from games.engine.cards import parse_cards
-from games.engine.chance import prearranged, sample_shuffle
+from games.engine.chance import fair_shuffle, prearranged, sample_shuffle
 from games.engine.errors import EngineError
 from games.engine.event_fields import (
     EITHER,
@@ -70,6 +70,8 @@ from tests.games.selectors.test_redaction import poker_options, random_body, she
 POKER, SHED = "palace-poker", "palace"
 CATALOGUES: dict[str, tuple[EventSpec, ...]] = {POKER: POKER_EVENTS, SHED: SHED_EVENTS}
 GAMES_PER_KIND = 40
+FAIR_GAMES = 6
+"""More games of each kind whose shuffles follow committed seeds (the first 40 replay as they did before seeds)."""
 MAX_STEPS = 20_000
 RESIGN_RATE = 0.01
 TIMEOUT_RATE = 0.05
@@ -148,6 +150,8 @@ class Scenario:
     seed: int
     shuffles: tuple[str, ...] = ()
     moves: tuple[str, ...] = ()
+    fair: bool = False
+    """Its shuffles follow committed seeds (``games.engine.seeding``), the server's way since they exist."""
 
 
 def random_scenario(kind: str, seed: int) -> Scenario:
@@ -232,7 +236,11 @@ def playout(scenario: Scenario) -> Iterator[tuple[Action, tuple[Any, ...]]]:
             order = sorted(request.cards) if top == "sorted" else deck_starting_with(top, request.cards)
             action = prearranged(order)
         else:
-            action = sample_shuffle(request, rng)
+            action = (
+                fair_shuffle(request, game="1", players=[None] * scenario.seats, rng=rng)
+                if scenario.fair
+                else sample_shuffle(request, rng)
+            )
         state, events = game.apply(state, action)
         yield action, events
     raise AssertionError(f"{scenario} did not end in {MAX_STEPS} steps")
@@ -317,7 +325,12 @@ def play_and_check(scenarios: list[Scenario], contract: Contract) -> Seen:
 @pytest.fixture(scope="module")
 def seen(contract: Contract) -> Seen:
     scenarios = [random_scenario(kind, seed) for kind in CATALOGUES for seed in range(GAMES_PER_KIND)]
-    return play_and_check(RARE + scenarios, contract)
+    fair = [
+        replace(random_scenario(kind, seed), fair=True)
+        for kind in CATALOGUES
+        for seed in range(GAMES_PER_KIND, GAMES_PER_KIND + FAIR_GAMES)
+    ]
+    return play_and_check(RARE + scenarios + fair, contract)
 
 
 def test_every_entry_of_random_games_fits_the_schema_for_every_viewer(seen: Seen) -> None:

@@ -13,7 +13,7 @@ from rest_framework.throttling import UserRateThrottle
 
 from palace_api.env import make_env, read_cache, read_num_proxies, read_throttle_rates
 
-DEFAULT_RATES = {"anon": "60/min", "user": "1200/min", "register": "20/hour", "login": "20/hour"}
+DEFAULT_RATES = {"anon": "60/min", "user": "1200/min", "register": "20/hour", "login": "20/hour", "export": "120/hour"}
 
 
 # --- read from a made-up environment ---

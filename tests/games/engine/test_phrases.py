@@ -32,7 +32,7 @@ import pytest
 
 from games.engine.bots import get_bot
 from games.engine.cards import parse_cards
-from games.engine.chance import prearranged, sample_shuffle
+from games.engine.chance import fair_shuffle, prearranged
 from games.engine.evaluator import best_hand
 from games.engine.event_fields import INT, INTS, PER_SEAT, PUBLIC, SEAT, SEATS, TEXT, EventSpec
 from games.engine.phrasing import NUMBER_WORDS, Cards, Line, Names, ordinal
@@ -134,7 +134,7 @@ def playout(scenario: Scenario, bots: dict[int, str]) -> Iterator[tuple[Any, ...
                     sorted(request.cards) if top == "sorted" else deck_starting_with(top, request.cards)
                 )
             else:
-                action = sample_shuffle(request, rng)
+                action = fair_shuffle(request, game="1", players=[None] * scenario.seats, rng=rng)
         elif moves:
             action = moved(game, state, moves.pop(0))
         elif game.to_act(state)[0] in bots and rng.random() < 0.9:

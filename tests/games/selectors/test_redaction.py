@@ -7,6 +7,11 @@ hand it to the basic bot), when each decision is applied through ``action_submit
 ``bot_move`` or ``timeout_apply``, then every seat, a spectator and an anonymous client read the game
 view and every new log entry, and no card code in them lies outside what that viewer knows.
 
+Every game deals with commit-reveal shuffles (games.engine.seeding; half the players bring their own seed,
+Palace Poker reveals per match or per hand at random): no read of a viewer who is not staff, the game's export
+included (audited every ``EXPORT_EVERY`` writes while the match runs), holds a server seed or salt before the
+``seeds_revealed`` event that publishes it.
+
 What a viewer knows is derived here from the staff log by the rules, never from the log's visibility
 fields (one table per game, below): a card becomes known to a viewer when the rules show it to him,
 and knowledge starts again with each deal, since a card code seen in one hand names a hidden card in
@@ -15,9 +20,11 @@ the next. A log entry is checked when it is written, when its viewer knows the l
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable, Iterable
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
@@ -27,6 +34,7 @@ from games.engine.cards import FULL_DECK
 from games.engine.errors import EngineError
 from games.engine.protocol import SPECTATOR, STAFF
 from games.models import Event, Game
+from games.selectors.export import game_export
 from games.selectors.read_models import event_json, game_detail, game_get
 from games.services.actions import action_submit
 from games.services.games import game_create, seat_take
@@ -41,6 +49,8 @@ GAMES_PER_KIND = 100
 BLOCKS = 10
 """The games of a kind run in this many tests, so that pytest-xdist spreads them over its workers."""
 MAX_DECISIONS = 3000
+EXPORT_EVERY = 8
+"""A running game's exports are audited after every this many writes (each reads the whole log)."""
 RESIGN_RATE = 0.01
 """The chance, before each decision, that a random human seat resigns (README decisions, "Resigning")."""
 
@@ -165,6 +175,7 @@ def poker_options(rng: random.Random) -> dict:
         "kings_in_the_house": rng.random() < 0.5,
         "showdown_tie": rng.choice(["own_suit_count", "split"]),
         "two_left_must_battle": rng.random() < 0.5,
+        "reveal_seeds": rng.choice(["match", "hand"]),
     }
     if options["betting"] == "no_limit":
         options["no_limit_first_raise"] = rng.choice(["small_bet_without_soldiers", "big_bet"])
@@ -207,21 +218,41 @@ class Audit:
         self.seen = 0
         self.entries = 0
         self.views = 0
+        self.writes = 0
+        self.served: dict[tuple[object, int], dict] = {}
+        """Each viewer's log entries as checked when written (an export must give the same)."""
+        self.secrets: set[str] = set()
+        """The server seeds and salts committed and not yet revealed: staff's alone."""
 
     def check(self, viewer: object, value: object, where: str) -> None:
         self.views += 1
         leaked = codes_in(value) - self.known[viewer]
         assert not leaked, f"{where} showed {viewer!r} {sorted(leaked)} in game {self.game_id} ({self.kind})"
+        text = json.dumps(value, default=str)
+        seeds = [secret for secret in self.secrets if secret in text]
+        assert not seeds, f"{where} showed {viewer!r} an unrevealed seed in game {self.game_id} ({self.kind})"
+
+    def learn_seeds(self, staff_entry: dict) -> None:
+        """Seeds committed by an entry are secret until an entry reveals them (games.engine.seeding)."""
+        seeds = (staff_entry.get("action") or {}).get("seeds")
+        if seeds:
+            self.secrets |= {seeds["server_seed"], seeds["salt"]}
+        for event in staff_entry.get("events", []):
+            if event["type"] == "seeds_revealed":
+                self.secrets -= {event["server_seed"], event["salt"]}
 
     def after_write(self, answer: dict | None = None, actor: int | None = None) -> None:
         """Learn from, then check, every entry written since the last call; then every view."""
         rows = list(Event.objects.filter(game_id=self.game_id, seq__gt=self.seen).order_by("seq"))
         checked: dict[int, dict] = {}
         for row in rows:
-            learn(self.known, self.kind, event_json(row, STAFF), self.seats, self.options)
+            staff_entry = event_json(row, STAFF)
+            learn(self.known, self.kind, staff_entry, self.seats, self.options)
+            self.learn_seeds(staff_entry)
             for viewer in self.users:
                 entry = event_json(row, viewer)
                 self.check(viewer, entry, f"log entry {row.seq} ({row.kind})")
+                self.served[viewer, row.seq] = entry
                 if viewer == actor:
                     checked[row.seq] = entry
             self.seen = row.seq
@@ -234,6 +265,14 @@ class Audit:
         game = game_get(self.game_id)
         for viewer, user in self.users.items():
             self.check(viewer, game_detail(game, user), "the game view")
+        self.writes += 1
+        if game.status == "active" and self.writes % EXPORT_EVERY == 0:
+            # Once the match is over and its seeds revealed, an export is the whole log (games.selectors.export).
+            for viewer, user in self.users.items():
+                export = game_export(game, user)
+                # Its entries are those checked when written (a viewer knows less of an old hand today).
+                assert export["log"] == [self.served[viewer, entry["seq"]] for entry in export["log"]]
+                self.check(viewer, {**export, "log": []}, "the export")
         self.check(SPECTATOR, game_detail(game, AnonymousUser()), "the anonymous game view")
 
 
@@ -253,7 +292,9 @@ def play_audited(kind: str, seed: int) -> Audit:
         if seat == bot_seat:
             seat_take(game_id=game.pk, player=users[0], seat=seat, bot="random")
         else:
-            seat_take(game_id=game.pk, player=user, seat=seat)
+            # Half the players bring their own shuffle seed (games.engine.fairness).
+            seed = rng.randbytes(8).hex() if rng.random() < 0.5 else ""
+            seat_take(game_id=game.pk, player=user, seat=seat, seed=seed)
     humans = {seat: user for seat, user in enumerate(users) if seat != bot_seat}
     audit = Audit(Game.objects.get(pk=game.pk), humans, spectator)
     audit.after_write()
@@ -320,6 +361,11 @@ def test_a_sealed_face_up_choice_is_not_in_other_seats_log_entry() -> None:
         assert event_json(row, viewer)["action"]["cards"] == [None, None, None]
 
 
+def shuffle_only(entry: dict[str, Any]) -> dict[str, Any]:
+    """A shuffle's entry with its ``shuffle`` event alone (the first of a deal also commits its seeds)."""
+    return {**entry, "events": [event for event in entry["events"] if event["type"] == "shuffle"]}
+
+
 @pytest.mark.django_db
 def test_a_shuffle_shows_players_its_size_and_staff_its_order() -> None:
     """palace-shedding-a.txt ¶7 (the dealer shuffles): nobody at the table sees the order, so a player's log
@@ -329,10 +375,10 @@ def test_a_shuffle_shows_players_its_size_and_staff_its_order() -> None:
     for seat, user in enumerate(users):
         seat_take(game_id=game.pk, player=user, seat=seat)
     row = Event.objects.filter(game=game, kind="shuffle").order_by("seq").first()
-    staff = event_json(row, STAFF)
+    staff = shuffle_only(event_json(row, STAFF))
     assert len(staff["action"]["cards"]) == 52 and staff["events"][0]["cards"]["order"] == staff["action"]["cards"]
     assert staff["events"][0]["visible_to"] == {"order": []}
     for viewer in (0, 1, SPECTATOR):
-        entry = event_json(row, viewer)
+        entry = shuffle_only(event_json(row, viewer))
         assert entry["action"] == {"type": "shuffle", "size": 52}
         assert "cards" not in entry["events"][0] and entry["events"][0]["unseen"] == {"order": 52}
