@@ -1,7 +1,8 @@
 """Palace Poker played over loopback HTTP by concurrent clients, next to a bare Django + DRF ceiling.
 
-Run from the repository root, with PostgreSQL up (``DATABASE_URL`` names a loopback server and a role
-that may create databases; the default is CI's)::
+Run from the repository root, with PostgreSQL and Redis up (``DATABASE_URL`` names a loopback server and a role
+that may create databases; the default is CI's; ``BENCH_REDIS_URL`` the broker's Redis database, emptied at the
+start and the end, ``redis://127.0.0.1:6379/10`` by default)::
 
     .venv/bin/python -m benchmarks.bench_http [--duration 10] [--warmup 3] [--clients 1,8] [--shapes asgi,wsgi]
 
@@ -50,6 +51,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 
@@ -97,6 +99,8 @@ TARGET_P99_RATIO = 1.5
 SHAPES = ("asgi", "wsgi")
 """The shipped server first (the Dockerfile's: gunicorn with uvicorn workers, a database pool), then gunicorn's
 sync workers with persistent connections (what this benchmark measured before), whose figures are printed beside."""
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/10"
+"""The broker's Redis database when ``BENCH_REDIS_URL`` is unset; the run empties it at its start and end."""
 POOL_SIZE = "20"
 """``DATABASE_POOL_MAX_SIZE`` of the ASGI servers, as docker-compose.yml's web service."""
 
@@ -543,14 +547,25 @@ def measure_shape(
 
 
 def run(args: argparse.Namespace, client_counts: list[int], admin_url: str) -> int:
+    import redis
+
     db_name = f"palace_bench_{os.getpid()}"
+    redis_url = os.environ.get("BENCH_REDIS_URL", DEFAULT_REDIS_URL)
+    if (urlsplit(redis_url).hostname or "") not in LOOPBACK_NAMES:
+        raise BenchError("BENCH_REDIS_URL must name a Redis server on loopback")
+    broker = redis.Redis.from_url(redis_url)
     with ExitStack() as stack:
+        broker.flushdb()
+        stack.callback(broker.flushdb)
         workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="palace-bench-")))
         print(f"Database {db_name} (dropped at the end); server logs in {workdir} (removed at the end)")
         stack.enter_context(fresh_database(admin_url, db_name))
         wsgi_ours = server_environment(
             with_database(admin_url, db_name, "conn_max_age=600"), "palace_api.settings", workdir
         )
+        # The broker and the streams' fan-out on Redis, as docker-compose.yml: each action's publish costs what
+        # it costs there. No worker takes the messages; the database is emptied at the end.
+        wsgi_ours["CELERY_BROKER_URL"] = redis_url
         asgi_ours = {
             **wsgi_ours,
             "DATABASE_URL": with_database(admin_url, db_name),

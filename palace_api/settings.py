@@ -180,6 +180,10 @@ REST_FRAMEWORK = {
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
 
+# Seconds each web process trusts a token it checked, before querying it again (players/token_cache.py): the
+# bound within which a token revoked (or a user deactivated) through another process is refused; 0: no memory.
+AUTH_TOKEN_CACHE_SECONDS = env.float("AUTH_TOKEN_CACHE_SECONDS", default=5.0)
+
 # Player tokens never expire (players/services.py creates them with no expiry); staff tokens from
 # /api/v1/auth/token/ live TOKEN_TTL.
 REST_KNOX = {
