@@ -54,9 +54,9 @@ OPTIONS = {
     "max_hands": 10**6,
     "small_bet": 5,
     "big_bet": 10,
-    "turn_timeout": 3600,
+    "turn_timeout": 60,
 }
-"""``turn_timeout``: an hour a decision, so each human decision schedules a countdown and none fires."""
+"""``turn_timeout``: a minute a decision: each human decision schedules a countdown (none fires: no worker runs)."""
 
 PARTS: dict[str, tuple[str, str]] = {
     "token check (players.auth)": ("players/auth.py", "authenticate"),

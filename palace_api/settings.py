@@ -62,8 +62,9 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Content-Security-Policy on every response (CONTENT_SECURITY_POLICY below), error pages included.
     "palace_api.middleware.ContentSecurityPolicyMiddleware",
-    # Static files (htmx, the pages' CSS, the admin's) from the app itself, before anything else reads the request.
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Static files (htmx, the pages' CSS, the admin's) from the app itself, before anything else reads the request:
+    # WhiteNoise's middleware in either mode (palace_api/both_modes.py: under ASGI the chain stays on the event loop).
+    "palace_api.both_modes.StaticFilesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
