@@ -369,6 +369,9 @@ def count_queries(env: dict[str, str], tables: list[Table], bare_token: str, sho
     import django
 
     django.setup()
+    import logging
+
+    logging.getLogger("palace.requests").setLevel(logging.WARNING)  # a line per request would bury the figures
     from django.db import connection
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
