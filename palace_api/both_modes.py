@@ -77,8 +77,9 @@ class StaticFilesMiddleware(WhiteNoiseMiddleware):
 
     async def __acall__(self, request: HttpRequest) -> Any:
         if self.autorefresh:  # DEBUG: a look at the disk per request, as WhiteNoise does
-            return await sync_to_async(super().__call__, thread_sensitive=False)(request)
-        static_file = self.files.get(request.path_info)
+            static_file = await sync_to_async(self.find_file, thread_sensitive=False)(request.path_info)
+        else:
+            static_file = self.files.get(request.path_info)
         if static_file is not None:
             return await sync_to_async(self.serve, thread_sensitive=False)(static_file, request)
         return await self.get_response(request)

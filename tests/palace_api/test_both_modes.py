@@ -31,3 +31,23 @@ def test_a_sync_only_middleware_in_the_chain_would_be_adapted(settings, caplog) 
         "whitenoise.middleware.WhiteNoiseMiddleware" if "StaticFiles" in path else path for path in settings.MIDDLEWARE
     ]
     assert len(adaptations(ASGIHandler, settings, caplog)) >= 1
+
+
+def test_static_files_in_async_mode_pass_other_requests_on_with_and_without_autorefresh(settings) -> None:
+    """Under ASGI WhiteNoise's wrapper awaits the handler below for a path that is no static file, whether it
+    looks at the disk per request (DEBUG's autorefresh) or not: the handler's answer, never a coroutine."""
+    import asyncio
+
+    from django.http import HttpResponse
+    from django.test import RequestFactory
+
+    from palace_api.both_modes import StaticFilesMiddleware
+
+    async def below(request):
+        return HttpResponse("from the view")
+
+    for autorefresh in (True, False):
+        settings.WHITENOISE_AUTOREFRESH = autorefresh
+        middleware = StaticFilesMiddleware(below)
+        answer = asyncio.run(middleware(RequestFactory().get("/api/v1/games/")))
+        assert isinstance(answer, HttpResponse) and answer.content == b"from the view", autorefresh
