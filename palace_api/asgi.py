@@ -3,11 +3,15 @@ an oversized body before Django's ASGI handler would read all of it."""
 
 import os
 
-from django.core.asgi import get_asgi_application
+import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "palace_api.settings")
+django.setup(set_prefix=False)
 
-django_application = get_asgi_application()
+from palace_api.threaded_views import ThreadedViewsASGIHandler  # noqa: E402  (after Django is set up)
+
+# Django's handler, the synchronous views run in a pool of threads (palace_api/threaded_views.py).
+django_application = ThreadedViewsASGIHandler()
 
 from palace_api.middleware import BodyLimitMiddleware  # noqa: E402  (after Django is set up)
 
