@@ -166,6 +166,9 @@ def run_services(python: str, port: str) -> dict[str, list[str]]:
         "worker": "{py} -m celery -A palace_api worker -l INFO -c 2 -n palace-{port}@%h",
         # Webhook deliveries wait on other people's servers: threads of a worker of their own (README, Webhooks).
         "webhooks": "{py} -m celery -A palace_api worker -Q webhooks -P threads -c 8 -l INFO -n webhooks-{port}@%h",
+        # The search bot's moves and game reviews (the "slow" queue): one process of its own, so a 250 ms search
+        # never holds the worker a basic bot's move or a turn timeout waits for (README, Bot levels).
+        "slow": "{py} -m celery -A palace_api worker -Q slow -c 1 -l INFO -n slow-{port}@%h",
         "beat": "{py} -m celery -A palace_api beat -l INFO -s {schedule}",
     }
     schedule = str(VENV / f"celerybeat-schedule-{port}")

@@ -31,7 +31,7 @@ from games.engine.registry import game_kind
 from games.models import Event, Game, IdempotencyKey, Seat
 from games.selectors.hand_history import hand_histories, hand_history
 from games.selectors.read_models import event_json
-from games.selectors.words import game_names, log_lines, seat_name
+from games.selectors.words import game_names, log_lines, seat_row_name
 
 
 class StaffReadOnly:
@@ -84,11 +84,16 @@ class PlayerListFilter(admin.SimpleListFilter):
 
 class SeatInline(StaffReadOnly, admin.TabularInline):
     model = Seat
-    fields = ("number", "player", "bot", "to_act", "joined")
+    fields = ("number", "name", "player", "bot", "to_act", "joined")
     readonly_fields = fields
     extra = 0
     can_delete = False
     show_change_link = False
+
+    @admin.display(description="name")
+    def name(self, seat: Seat) -> str:
+        """Who sits there as the site and the logs name them (``words.seat_name``)."""
+        return seat_row_name(seat)
 
 
 @admin.register(Game)
@@ -122,13 +127,7 @@ class GameAdmin(StaffReadOnly, admin.ModelAdmin):
 
     @admin.display(description="seats")
     def seat_list(self, game: Game) -> str:
-        names = (
-            (
-                seat.number,
-                seat_name(seat.number, player=seat.player.get_username() if seat.player else None, bot=seat.bot),
-            )
-            for seat in game.seats.all()
-        )
+        names = ((seat.number, seat_row_name(seat)) for seat in game.seats.all())
         return format_html_join(", ", "{}&nbsp;{}", names) or "none"
 
     @admin.display(description="review")

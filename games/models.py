@@ -31,7 +31,8 @@ class OnAbsent(models.TextChoices):
 class Game(models.Model):
     """One match of a Palace game. ``options``: the engine's options; ``turn_timeout``: seconds a
     human has for a decision (``None``: no limit); ``max_timeouts``: consecutive timeouts of a seat
-    after which ``on_absent`` applies (``None``: never); ``version``: the number of events in the log."""
+    after which ``on_absent`` applies (``None``: never); ``version``: the number of events in the log;
+    ``rated``: its end changes its players' ratings (the ``ratings`` app; every seat a player or a bot)."""
 
     kind = models.CharField(max_length=32, db_index=True)
     seat_count = models.PositiveSmallIntegerField()
@@ -40,6 +41,7 @@ class Game(models.Model):
     max_timeouts = models.PositiveSmallIntegerField(null=True, blank=True, default=3)
     on_absent = models.CharField(max_length=16, choices=OnAbsent.choices, default=OnAbsent.RESIGN)
     prearranged_shuffles = models.JSONField(null=True, blank=True)
+    rated = models.BooleanField(default=False)
     status = models.CharField(max_length=16, choices=GameStatus.choices, default=GameStatus.WAITING, db_index=True)
     version = models.PositiveIntegerField(default=0)
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
@@ -147,3 +149,54 @@ class IdempotencyKey(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "key"], name="idempotency_unique_key")]
+
+
+class ReviewStatus(models.TextChoices):
+    PENDING = "pending", "being reviewed"
+    DONE = "done", "reviewed"
+
+
+class Review(models.Model):
+    """The search bot's review of one seat's decisions in a finished game (issue 23, "Review of a finished game";
+    ``games.services.review``). One per game and seat: asking again returns it. ``decisions``: the seat's
+    decisions to review in all; ``reviewed``: how many are done, up to the log entry ``reviewed_to`` (a forced
+    one, a single candidate, counts as done without a row)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="reviews")
+    seat = models.PositiveSmallIntegerField()
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    status = models.CharField(max_length=16, choices=ReviewStatus.choices, default=ReviewStatus.PENDING)
+    decisions = models.PositiveIntegerField(default=0)
+    reviewed = models.PositiveIntegerField(default=0)
+    reviewed_to = models.PositiveIntegerField(default=0)
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+    finished = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "seat"], name="review_unique_seat")]
+
+    def __str__(self) -> str:
+        return f"review of game {self.game_id} seat {self.seat} ({self.status})"
+
+
+class ReviewedDecision(models.Model):
+    """One decision of a review: the log entry ``seq`` the seat's move was, the move ``played`` and the search bot's
+    ``best`` (action bodies, as a client POSTs them), each with its estimated outcome for the seat on the search's
+    [0, 1] scale (Palace: finishing place, 1 first out; heads-up, the chance to win. Palace Poker: 0.5 plus the
+    chips won over the hand in units of the bot's scale), ``loss`` = best - played, and the ``rollouts`` run."""
+
+    review = models.ForeignKey(Review, on_delete=models.CASCADE, related_name="rows")
+    seq = models.PositiveIntegerField()
+    played = models.JSONField()
+    best = models.JSONField()
+    played_score = models.FloatField()
+    best_score = models.FloatField()
+    loss = models.FloatField()
+    rollouts = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["review", "seq"]
+        constraints = [models.UniqueConstraint(fields=["review", "seq"], name="reviewed_decision_unique_seq")]

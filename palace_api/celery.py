@@ -45,15 +45,24 @@ def log_task_failure(
     )
 
 
+SLOW_TASKS = ("games.tasks.slow_bot_move", "games.tasks.review_game")
+"""Tasks that run for a quarter of a second or more: the search bot's move and a review's batch of decisions."""
+
+
 def route_task(
     name: str, args: object, kwargs: object, options: object, task: object = None, **kw: object
 ) -> dict | None:
     """Celery's router: webhook and mail deliveries go to their own queue (``WEBHOOK_DELIVERY_QUEUE``, default
     ``webhooks``), served by a worker of their own, so a receiver or mail server that hangs for its whole timeout
-    holds no process a bot's move or a turn timeout waits for. Everything else takes the default queue."""
+    holds no process a bot's move or a turn timeout waits for. The search bot's moves and reviews go to
+    ``SLOW_TASK_QUEUE`` (default ``slow``) for the same reason: a search thinks for 250 ms. Everything else
+    takes the default queue. An empty queue name sends those tasks to the default queue too (the tests do)."""
     from django.conf import settings
 
     queue = getattr(settings, "WEBHOOK_DELIVERY_QUEUE", "")
     if name in ("webhooks.tasks.deliver", "notifications.tasks.deliver") and queue:
         return {"queue": queue}
+    slow = getattr(settings, "SLOW_TASK_QUEUE", "")
+    if name in SLOW_TASKS and slow:
+        return {"queue": slow}
     return None

@@ -160,6 +160,17 @@ def read_cache(env: environ.Env) -> dict[str, Any]:
     return env.cache_url_config(url)
 
 
+PER_PROCESS_CACHES = ("django.core.cache.backends.locmem.LocMemCache", "django.core.cache.backends.dummy.DummyCache")
+
+
+def read_view_versions_cache(caches: dict[str, dict[str, Any]]) -> str | None:
+    """The cache alias that holds the view versions behind the 304s of ``me/turns/`` and the game view
+    (``games.selectors.versions``): ``"default"`` when every process shares it (CACHE_URL names Redis, say),
+    ``None`` for a per-process cache, which would never see the writes of another process (a Celery worker's bot
+    move): then those views tag what they read from the database."""
+    return None if caches["default"]["BACKEND"] in PER_PROCESS_CACHES else "default"
+
+
 # DRF throttle scope -> (environment variable, default rate). A turn-based client polls and acts a few times a
 # second at most, so "user" is generous; registration and staff log-in are open doors, so they are strict.
 THROTTLE_DEFAULTS: dict[str, tuple[str, str]] = {

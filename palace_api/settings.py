@@ -22,6 +22,7 @@ from palace_api.env import (
     read_secret_key,
     read_streams_redis_url,
     read_throttle_rates,
+    read_view_versions_cache,
 )
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -51,6 +52,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "web",
     "notifications",
+    "ratings",
 ]
 
 MIDDLEWARE = [
@@ -154,6 +156,9 @@ CONTENT_SECURITY_POLICY = {
 
 # Throttle counters live here (README, "Throttling"): per process unless CACHE_URL names a shared cache.
 CACHES = {"default": read_cache(env)}
+# The versions behind the database-free 304s of me/turns/ and the game view (games/selectors/versions.py): only in
+# a cache every process shares; None (a per-process cache) and those views read the database for their tags.
+VIEW_VERSIONS_CACHE = read_view_versions_cache(CACHES)
 
 REST_FRAMEWORK = {
     # drf-spectacular's, adding to each operation's documented errors those DRF answers around it (406, 503, the
@@ -267,7 +272,16 @@ CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_DEFAULT_QUEUE = "palace"
 # Webhook deliveries wait on other people's servers: their own queue and worker (palace_api/celery.py route_task).
 WEBHOOK_DELIVERY_QUEUE = env.str("WEBHOOK_DELIVERY_QUEUE", default="webhooks")
+# The search bot's moves (about 250 ms each) and game reviews (many such searches) take a queue and worker of their
+# own, so a basic bot's move or a turn timeout never waits behind a search (README, "Bot levels").
+SLOW_TASK_QUEUE = env.str("SLOW_TASK_QUEUE", default="slow")
 CELERY_TASK_ROUTES = ("palace_api.celery.route_task",)
+# A review of a finished game (games.services.review): the search's seconds per decision, the seconds one task
+# runs before it queues the rest (so search moves waiting on the slow queue get their turn), and how long a
+# review may show no progress before asking for it again sends its task again (its message was lost).
+REVIEW_SECONDS = env.float("REVIEW_SECONDS", default=0.5)
+REVIEW_BATCH_SECONDS = env.float("REVIEW_BATCH_SECONDS", default=3.0)
+REVIEW_STALL_SECONDS = env.float("REVIEW_STALL_SECONDS", default=60.0)
 # Celery's Django fix-up closes the worker's database connections around every task unless this is set; a new
 # PostgreSQL connection (with its password exchange) then costs more than the task. Closed every 2 x 500 tasks.
 CELERY_DB_REUSE_MAX = 500
@@ -334,6 +348,8 @@ STREAMS_HEARTBEAT_SECONDS = env.float("STREAMS_HEARTBEAT_SECONDS", default=15.0)
 # Threads that run the streams' database reads in each web process: at most this many database connections for
 # any number of open streams.
 STREAMS_DATABASE_THREADS = env.int("STREAMS_DATABASE_THREADS", default=4)
+# Requests of one ASGI web process inside Django at once (palace_api/admission.py); the rest wait on the event loop.
+WEB_REQUESTS_IN_FLIGHT = env.int("WEB_REQUESTS_IN_FLIGHT", default=16)
 # Log entries each web process keeps per followed game, read once per move for all the game's streams; a stream
 # further behind reads its own pages.
 STREAMS_FEED_ENTRIES = env.int("STREAMS_FEED_ENTRIES", default=256)

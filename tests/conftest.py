@@ -127,12 +127,13 @@ def celery_test_queue() -> Iterator[None]:
 
     from palace_api.celery import app
 
-    previous = app.conf.task_default_queue, settings.WEBHOOK_DELIVERY_QUEUE
+    previous = app.conf.task_default_queue, settings.WEBHOOK_DELIVERY_QUEUE, settings.SLOW_TASK_QUEUE
     queue = f"palace-test-{uuid.uuid4().hex[:12]}"
     app.conf.task_default_queue = queue
-    settings.WEBHOOK_DELIVERY_QUEUE = ""  # deliveries too: a test's worker consumes its queue alone
+    # Deliveries, search moves and reviews too: a test's worker consumes its queue alone.
+    settings.WEBHOOK_DELIVERY_QUEUE = settings.SLOW_TASK_QUEUE = ""
     yield
-    app.conf.task_default_queue, settings.WEBHOOK_DELIVERY_QUEUE = previous
+    app.conf.task_default_queue, settings.WEBHOOK_DELIVERY_QUEUE, settings.SLOW_TASK_QUEUE = previous
     drop_queue(queue)
 
 

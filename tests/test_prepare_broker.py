@@ -53,8 +53,8 @@ def test_prepare_broker_declares_the_queue_once_and_again_without_error(tmp_path
             [sys.executable, "manage.py", "prepare_broker"], cwd=ROOT, env=env, capture_output=True, text=True
         )
         assert done.returncode == 0, done.stderr
-        assert "queue palace declared" in done.stdout
-    assert queue_names(broker) == ["palace"]
+        assert "queue palace, slow declared" in done.stdout
+    assert queue_names(broker) == ["palace", "slow"]
 
 
 def test_processes_starting_together_after_prepare_broker_all_find_the_queue(tmp_path):
@@ -73,4 +73,4 @@ def test_processes_starting_together_after_prepare_broker_all_find_the_queue(tmp
     ]
     errors = [process.communicate(timeout=60)[1] for process in processes]
     assert [process.returncode for process in processes] == [0, 0, 0, 0], "\n".join(errors)
-    assert queue_names(broker) == ["palace"]
+    assert queue_names(broker) == ["palace", "slow"]

@@ -208,9 +208,10 @@ def test_run_command_serves_a_hand_against_a_bot_and_stops_on_ctrl_c(running_ser
         f"uvicorn palace_api.asgi:application --host 127.0.0.1 --port {port}",
         f"palace-{port}@",
         f"webhooks-{port}@",
+        f"slow-{port}@",
         f"celerybeat-schedule-{port}",
     ):
         left = subprocess.run(["pgrep", "-f", marker], capture_output=True, text=True, check=False)  # noqa: S603, S607
         assert left.stdout.strip() == "", f"{marker!r} outlived the run command"
     assert "Staff user created" in log_path.read_text()
-    assert "Broker ready: queue palace declared" in log_path.read_text()
+    assert "Broker ready: queue palace, slow declared" in log_path.read_text()

@@ -113,23 +113,49 @@ class _OptionalChoice(forms.ChoiceField):
         return super().to_python(value)
 
 
+class _OptionalInt(forms.IntegerField):
+    """A number that may be left out (the default then), but not sent empty: its input shows the default."""
+
+    def to_python(self, value: Any) -> int | None:
+        if value == BLANK:
+            raise forms.ValidationError("Enter a number (the default was filled in).", code="required")
+        return super().to_python(value)
+
+
 def _seat_choices(blank: str) -> list[tuple[str, str]]:
     return [(BLANK, blank), *((str(n), f"seat {n}") for n in range(SEATS_MAX))]
 
 
-def _form_field(option: OptionField, default: Any) -> forms.Field:
+def _in_words(value: Any) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value).replace("_", " ")
+
+
+def option_help(option: OptionField, default: Any) -> str:
+    """The engine's description of ``option`` with its default filled in, unless the description says it
+    (``"chips; default twice the small bet"``) or the option's blank means something else."""
     help_text = option.help
+    if option.optional and option.null_means:
+        help_text = f"{help_text}; blank: {option.null_means}".lstrip("; ")
+    if "default" not in help_text and default is not None and not option.optional:
+        help_text = f"{help_text}; default: {_in_words(default)}".lstrip("; ")
+    return help_text
+
+
+def _form_field(option: OptionField, default: Any) -> forms.Field:
+    help_text = option_help(option, default)
     if option.kind == BOOL:
         return Flag(label=option.label, help_text=help_text, initial=default)
     if option.kind == INT:
-        if option.optional:
-            help_text = f"{help_text}; blank: {option.null_means}".lstrip("; ")
-        return forms.IntegerField(
+        field = forms.IntegerField if option.optional else _OptionalInt
+        return field(
             required=False,
             label=option.label,
             help_text=help_text or "blank: the default",
             min_value=option.low,
             max_value=option.high,
+            initial=default,
         )
     if option.kind == SEAT:
         return forms.TypedChoiceField(
@@ -139,6 +165,7 @@ def _form_field(option: OptionField, default: Any) -> forms.Field:
             choices=_seat_choices(option.null_means or "the default"),
             coerce=int,
             empty_value=None,
+            initial=default,
         )
     if option.kind == CHOICE:
         choices = [(value, value.replace("_", " ")) for value in option.choices]
@@ -151,7 +178,12 @@ def _form_field(option: OptionField, default: Any) -> forms.Field:
 
 
 class TableForm(forms.Form):
-    """A new table: seats, the time per decision, and every option of its game (``option_fields``)."""
+    """A new table: seats, the time per decision, whether the creator sits, bots for other seats, and every
+    option of its game (``option_fields``), each input showing its default (``defaults``, the engine's for two
+    seats) or the value of the table it is made like (``initial``).
+
+    An option sent at the default its input showed is left to the engine: defaults that follow other options (the
+    big bet twice the small bet) or the seats (two decks from six players) follow them."""
 
     seats = forms.IntegerField(min_value=2, max_value=SEATS_MAX, initial=2, label="Seats")
     turn_timeout = forms.IntegerField(
@@ -162,18 +194,53 @@ class TableForm(forms.Form):
         help_text="blank: no time limit",
     )
     sit = Flag(label="Take a seat myself")
+    bots = _OptionalInt(
+        required=False,
+        min_value=0,
+        max_value=SEATS_MAX,
+        initial=0,
+        label="Bots to seat now",
+        help_text="the other seats wait for people; default: 0",
+    )
+    bot = _OptionalChoice(label="Bot", required=False)
+    rated = Flag(label="Rated", help_text="Its end changes the players' ratings; players and bots only")
 
     def __init__(
-        self, *args: Any, option_fields: tuple[OptionField, ...], defaults: dict[str, Any], **kwargs: Any
+        self,
+        *args: Any,
+        option_fields: tuple[OptionField, ...],
+        defaults: dict[str, Any],
+        bots: list[str] | None = None,
+        common: tuple[str, ...] = (),
+        **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         self.option_fields = option_fields
+        self.defaults = defaults
+        self.common = common
+        bots = bots or []
+        self.fields["bot"].choices = [(name, name) for name in bots]
+        self.fields["bot"].initial = "basic" if "basic" in bots else next(iter(bots), None)
+        self.fields["bot"].help_text = "basic plays at once; search thinks longer and plays better"
         for option in option_fields:
             self.fields[f"option_{option.name}"] = _form_field(option, defaults.get(option.name))
 
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        room = (data.get("seats") or 0) - (1 if data.get("sit") else 0)
+        if data.get("bots") and "seats" in data and data["bots"] > room:
+            raise forms.ValidationError(f"Only {room} seat{'s' if room != 1 else ''} left for bots.")
+        return data
+
+    def bot_seats(self) -> list[str]:
+        """The bots to seat at once, one name per seat."""
+        count, name = self.cleaned_data.get("bots") or 0, self.cleaned_data.get("bot")
+        return [name] * count if name else []
+
     def options(self) -> dict[str, Any]:
-        """The options chosen, as the API takes them: blank ones left out (the engine's default), a seat
-        chosen for a rule-or-seat option as its number, ``turn_timeout`` with them."""
+        """The options chosen, as the API takes them: blank ones, and those left at the default their input
+        showed, left out (the engine's default), a seat chosen for a rule-or-seat option as its number,
+        ``turn_timeout`` with them."""
         data = self.cleaned_data
         out: dict[str, Any] = {}
         for option in self.option_fields:
@@ -186,6 +253,8 @@ class TableForm(forms.Form):
                 continue
             if option.kind == CHOICE and option.seat_allowed and str(value).isdigit():
                 value = int(value)
+            if value == self.defaults.get(option.name):
+                continue
             out[option.name] = value
         if data.get("turn_timeout") is not None:
             out["turn_timeout"] = data["turn_timeout"]
@@ -194,6 +263,18 @@ class TableForm(forms.Form):
     def option_groups(self) -> list[forms.BoundField]:
         """The bound fields of the options, in the engine's order."""
         return [self[f"option_{option.name}"] for option in self.option_fields]
+
+    def common_options(self) -> list[forms.BoundField]:
+        """The options most tables change (the game's ``common_options``), shown first."""
+        return [field for field in self.option_groups() if field.name.removeprefix("option_") in self.common]
+
+    def variant_options(self) -> list[forms.BoundField]:
+        """The variants and the rarer options, folded under the common ones."""
+        return [field for field in self.option_groups() if field.name.removeprefix("option_") not in self.common]
+
+    def variant_errors(self) -> bool:
+        """Whether a folded option was refused: the fold then opens."""
+        return any(field.errors for field in self.variant_options())
 
 
 class ActForm(forms.Form):
@@ -240,6 +321,18 @@ class ActForm(forms.Form):
             if "version" in data:
                 data["body"]["expected_version"] = data["version"]
         return data
+
+
+class HandSeenForm(forms.Form):
+    """The "Next hand" button under a hand's result: ``hand``, the number of the hand the player has seen."""
+
+    hand = forms.CharField(max_length=10, strip=False)
+
+    def clean_hand(self) -> int:
+        try:
+            return parse_seq(self.cleaned_data["hand"])
+        except ValueError as error:
+            raise forms.ValidationError(str(error)) from None
 
 
 class BotForm(forms.Form):

@@ -22,13 +22,22 @@ class Control:
     cost: int = 0
     uses_cards: bool = False
     amount: tuple[int, int] | None = None
+    help: str = ""
 
 
 @dataclass(frozen=True, slots=True)
 class TableKind:
     """A game's table: its ``template`` (rendered with ``table_context``'s dict as ``t``), the words of its
-    actions' buttons (``labels``, by action type, formatted with ``target``) and what resigning does
-    (``resign_words``, after "You leave this match for good")."""
+    actions' buttons (``labels``, by action type, formatted with ``target``), each button's one-line
+    explanation (``help``, formatted with ``target`` and ``cost``) and what resigning does (``resign_words``,
+    after "You leave this match for good").
+
+    Its rules page (``rules_template``) and the words of its log explained under the log (``glossary_template``);
+    the options the new-table form shows first (``common_options``, the
+    others folded); the end of a hand (``hand_end``: the game's history hand -> the dict
+    ``hand_end_template`` draws as ``end``, or ``None`` for a game whose hand is the match) and of the match
+    (``results``: its ``match_ended`` event and the seats' names -> ``{"rows": [...]}``; ``outcome``: the event
+    and a seat -> whether it won and its result in words, for "My games")."""
 
     template: str
     table_context: Callable[[dict[str, Any], dict[int, str]], dict[str, Any]]
@@ -36,6 +45,14 @@ class TableKind:
     resign_words: str = ""
     hidden_controls: frozenset[str] = field(default_factory=frozenset)
     action_types: tuple[str, ...] = ()
+    help: Mapping[str, str] = field(default_factory=dict)
+    rules_template: str = ""
+    glossary_template: str = ""
+    common_options: tuple[str, ...] = ()
+    hand_end: Callable[[Any], dict[str, Any]] | None = None
+    hand_end_template: str = ""
+    results: Callable[[Mapping[str, Any], dict[int, str]], dict[str, Any]] | None = None
+    outcome: Callable[[Mapping[str, Any], int | None], tuple[bool, str]] | None = None
 
     @property
     def entry_kinds(self) -> tuple[str, ...]:
@@ -69,9 +86,15 @@ def controls(legal: Iterable[Mapping[str, Any]], kind: TableKind, names: Mapping
         for target in targets:
             value = type_ if target is None else f"{type_}@{target['seat']}"
             cost = action.get("cost", 0) if target is None else target["cost"]
-            label = template.format(target=names.get(target["seat"], f"seat {target['seat']}") if target else "")
-            out.setdefault(value, Control(value, type_, label, cost, uses_cards, amount))
+            who = names.get(target["seat"], f"seat {target['seat']}") if target else ""
+            label = template.format(target=who)
+            help_ = kind.help.get(type_, "").format(target=who, cost=_chips(cost))
+            out.setdefault(value, Control(value, type_, label, cost, uses_cards, amount, help_))
     return list(out.values())
+
+
+def _chips(cost: int) -> str:
+    return "nothing" if not cost else f"{cost} chip{'s' if cost != 1 else ''}"
 
 
 def selectable_cards(legal: Iterable[Mapping[str, Any]]) -> set[str]:

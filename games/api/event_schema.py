@@ -89,14 +89,14 @@ def _group_properties(groups: tuple[GroupField, ...]) -> dict[str, dict[str, Any
             for group in groups
         },
         # A group no player sees is left out of a player's `cards` (counted in `unseen`); staff get it.
-        [group.name for group in groups if not group.optional and group.shown != ef.STAFF_ONLY],
+        [group.name for group in groups if group.required and group.shown != ef.STAFF_ONLY],
         'Card groups: a list of card codes each, `null` per card you may not see: `{"cards": ["As", null]}`.',
     )
     hidden = [group for group in groups if group.shown == ef.STAFF_ONLY]
     if hidden:
         out["unseen"] = _object(
             {group.name: {**_COUNT, "description": f"Cards in `{group.name}` (listed to staff)."} for group in hidden},
-            [group.name for group in hidden if not group.optional],
+            [group.name for group in hidden if group.required],
             "To all but staff: the groups no player sees, as their sizes in cards instead of lists.",
         )
     named = [group for group in groups if group.named]
@@ -108,7 +108,7 @@ def _group_properties(groups: tuple[GroupField, ...]) -> dict[str, dict[str, Any
         )
     out["visible_to"] = _object(
         {group.name: _VISIBLE_TO[group.shown] for group in groups},
-        [group.name for group in groups if not group.optional],
+        [group.name for group in groups if group.required],
         'Staff only: who may see each group, `"all"` or the seats (none: staff alone).',
     )
     return out
@@ -123,7 +123,7 @@ def event_component(spec: EventSpec) -> dict[str, Any]:
     properties.update({field.name: _field_schema(field) for field in spec.fields})
     properties.update(_group_properties(spec.groups))
     required = ["type", "seat", *(field.name for field in spec.fields if not field.optional)]
-    if any(not group.optional and group.shown != ef.STAFF_ONLY for group in spec.groups):
+    if any(group.required and group.shown != ef.STAFF_ONLY for group in spec.groups):
         required.append("cards")
     return _object(properties, required, spec.doc)
 

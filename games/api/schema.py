@@ -20,6 +20,12 @@ from games.engine.poker.game import ACTION_TYPES as POKER_ACTION_TYPES
 from games.engine.shedding.game import ACTION_TYPES as SHED_ACTION_TYPES
 from games.services.games import TURN_TIMEOUT_MAX, TURN_TIMEOUT_MIN
 
+RATED_HELP = (
+    "Rated (`true`) or casual (`false`, the default): a rated game's end changes its players' ratings; its seats "
+    "take only players and bots (`403 unrated_account`), its shuffles are never prearranged "
+    "(`400 rated_not_prearranged`)."
+)
+
 POKER = "palace-poker"
 SHED = "palace"
 CARD = {"type": "string", "description": "A card code, rank and suit: `As`, `Td`, `9c`.", "example": "As"}
@@ -74,6 +80,7 @@ def _create_input(name: str, kind: str, options: type[serializers.Serializer], s
                 required=False,
                 help_text="Staff only: the n-th shuffle of the match yields the n-th list as the stock, top first.",
             ),
+            "rated": serializers.BooleanField(required=False, default=False, help_text=RATED_HELP),
         },
     )
 

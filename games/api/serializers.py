@@ -9,6 +9,7 @@ from rest_framework import serializers
 from games.api.option_schema import BotNameField
 from games.api.schema import (
     LOGGED_ACTION_TYPES,
+    RATED_HELP,
     GameEventsField,
     LegalActionsField,
     LoggedActionField,
@@ -16,6 +17,7 @@ from games.api.schema import (
     StateField,
     ViewerField,
 )
+from games.bot_levels import bot_levels_markdown
 from games.engine.registry import GAMES
 from palace_api.serializers import StrictSerializer
 
@@ -53,6 +55,7 @@ class GameCreateInput(StrictSerializer):
         required=False,
         help_text="Staff only: the n-th shuffle of the match yields the n-th list as the stock, top card first.",
     )
+    rated = serializers.BooleanField(required=False, default=False, help_text=RATED_HELP)
 
 
 class SeatInput(StrictSerializer):
@@ -62,7 +65,10 @@ class SeatInput(StrictSerializer):
     bot = BotNameField(
         required=False,
         allow_null=True,
-        help_text="Seat a bot of this policy instead of yourself (one the game's kind has); the creator only.",
+        help_text=(
+            "Seat a bot of this level instead of yourself (one the game's kind has); the creator only. Levels:\n"
+            + bot_levels_markdown()
+        ),
     )
 
 
@@ -113,6 +119,7 @@ class GameSummaryOutput(serializers.Serializer):
     seats = SeatOutput(many=True)
     options = OptionsField(help_text="Every option of the game, defaults filled in (as its `kind` says).")
     turn_timeout = serializers.IntegerField(allow_null=True)
+    rated = serializers.BooleanField(help_text="Whether its end changes its players' ratings.")
     creator = PlayerRef()
     created = serializers.DateTimeField()
     deadline = serializers.DateTimeField(allow_null=True)
@@ -135,6 +142,7 @@ class GameDetailOutput(serializers.Serializer):
     turn_timeout = serializers.IntegerField(allow_null=True)
     max_timeouts = serializers.IntegerField(allow_null=True, help_text="Timeouts in a row before `on_absent`.")
     on_absent = serializers.ChoiceField(choices=["resign", "bot"], help_text="What `max_timeouts` does to a seat.")
+    rated = serializers.BooleanField(help_text="Whether its end changes its players' ratings.")
     creator = PlayerRef()
     created = serializers.DateTimeField()
     viewer = ViewerField(help_text='Your seat number, or "spectator", or "staff".')

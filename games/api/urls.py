@@ -2,7 +2,7 @@
 
 from django.urls import path, register_converter
 
-from games.api import lifecycle, streams, views
+from games.api import lifecycle, review, streams, views
 
 
 class GameIdConverter:
@@ -27,6 +27,7 @@ urlpatterns = [
     path("games/<game_id:game_id>/actions/", views.ActionCreateView.as_view(), name="game-actions"),
     path("games/<game_id:game_id>/events/", views.EventListView.as_view(), name="game-events"),
     path("games/<game_id:game_id>/stream/", streams.GameStreamView.as_view(), name="game-stream"),
+    path("games/<game_id:game_id>/review/", review.ReviewView.as_view(), name="game-review"),
     path("me/turns/", views.MyTurnsView.as_view(), name="my-turns"),
     path("games/<game_id:game_id>/resign/", lifecycle.ResignView.as_view(), name="game-resign"),
     path("games/<game_id:game_id>/seats/mine/", lifecycle.MySeatView.as_view(), name="game-seat-mine"),

@@ -10,6 +10,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.headers import IDEMPOTENCY_KEY, IF_NONE_MATCH, idempotency_key, not_modified
+from games.api.polls import remember_poller
 from games.api.rendered import game_detail_body
 from games.api.schema import ACTION_INPUT, GAME_CREATE
 from games.api.serializers import (
@@ -29,6 +30,7 @@ from games.engine.errors import ACTION_CODES, EngineCode
 from games.engine.registry import GAMES
 from games.models import GameStatus
 from games.selectors import read_models as selectors
+from games.selectors import versions
 from games.services import action_submit_idempotent, game_create, seat_take
 from palace_api.errors import BODY, INVALID_BODY, NO_BODY, ErrorCode, error_responses
 from palace_api.serializers import NoQuery, StrictSerializer, query
@@ -111,7 +113,13 @@ class GameListCreateView(APIView):
             **error_responses(
                 "GamesCreate",
                 {
-                    400: (*INVALID_BODY, *OPTION_CODES, *CARD_CODES, ErrorCode.INVALID_PREARRANGED_SHUFFLES),
+                    400: (
+                        *INVALID_BODY,
+                        *OPTION_CODES,
+                        *CARD_CODES,
+                        ErrorCode.INVALID_PREARRANGED_SHUFFLES,
+                        ErrorCode.RATED_NOT_PREARRANGED,
+                    ),
                     403: (ErrorCode.STAFF_ONLY,),
                 },
                 401,
@@ -146,10 +154,16 @@ class GameDetailView(APIView):
     def get(self, request: Request, game_id: int) -> Response:
         """The game as you may see it. Send the `ETag` back in `If-None-Match` to get a cheap 304."""
         query(request, NoQuery)
+        remember_poller(request)
+        # Taken before the game is read (games/selectors/versions.py); None without a shared cache.
+        etag = versions.game_view_etag(game_id, request.user)
+        if etag is not None and not_modified(request, etag):
+            return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": etag, "Vary": "Authorization"})
         game = selectors.game_get(game_id)
-        etag = selectors.game_etag(game, request.user)
-        if not_modified(request, etag):
-            return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": etag})
+        if etag is None:
+            etag = selectors.game_etag(game, request.user)
+            if not_modified(request, etag):
+                return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": etag, "Vary": "Authorization"})
         return Response(game_detail_body(game, request.user), headers={"ETag": etag, "Vary": "Authorization"})
 
 
@@ -164,7 +178,7 @@ class SeatCreateView(APIView):
                 "GamesSeatsCreate",
                 {
                     400: (*INVALID_BODY, ErrorCode.INVALID_SEAT, EngineCode.UNKNOWN_BOT, *ACTION_CODES),
-                    403: (ErrorCode.CREATOR_ONLY,),
+                    403: (ErrorCode.CREATOR_ONLY, ErrorCode.UNRATED_ACCOUNT),
                     **GAME_NOT_FOUND,
                     409: (
                         ErrorCode.SEAT_TAKEN,
@@ -288,8 +302,14 @@ class MyTurnsView(APIView):
         """Your games where the decision is yours, the most urgent first. Send the `ETag` back in `If-None-Match`
         to get a cheap 304 while nothing changed (`seconds_left` counting down is no change)."""
         query(request, NoQuery)
+        remember_poller(request)
+        # Taken before the turns are read (games/selectors/versions.py); None without a shared cache.
+        etag = versions.turns_etag(request.user)
+        if etag is not None and not_modified(request, etag):
+            return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": etag, "Vary": "Authorization"})
         turns = selectors.my_turns(request.user)
-        etag = selectors.my_turns_etag(turns)
-        if not_modified(request, etag):
-            return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": etag})
+        if etag is None:
+            etag = selectors.my_turns_etag(turns)
+            if not_modified(request, etag):
+                return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": etag, "Vary": "Authorization"})
         return Response(TurnOutput(turns, many=True).data, headers={"ETag": etag, "Vary": "Authorization"})

@@ -68,13 +68,20 @@ class EventField:
 class GroupField:
     """One card group an event may carry: ``name`` (the key under ``cards``), who may see it (``shown``, one of
     ``SHOWN``), ``doc``; ``optional``: only some events of the type carry it; ``named``: it may carry a hand's
-    name (``hand_names``)."""
+    name (``hand_names``); ``since``: the day (ISO date) the engine began to send it, events logged before
+    lacking it, so that a stored log still matches the schema (``""``: always sent)."""
 
     name: str
     shown: str
     doc: str
     optional: bool = False
     named: bool = False
+    since: str = ""
+
+    @property
+    def required(self) -> bool:
+        """Whether every stored event of the type carries the group: neither optional nor added later."""
+        return not self.optional and not self.since
 
 
 @dataclass(frozen=True, slots=True)

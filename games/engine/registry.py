@@ -18,11 +18,13 @@ from games.engine.poker import PALACE_POKER
 from games.engine.poker import events as poker_events
 from games.engine.poker import history as poker_history
 from games.engine.poker import phrases as poker_phrases
+from games.engine.poker import standings as poker_standings
 from games.engine.protocol import Game
 from games.engine.shedding import PALACE
 from games.engine.shedding import events as shedding_events
 from games.engine.shedding import history as shedding_history
 from games.engine.shedding import phrases as shedding_phrases
+from games.engine.shedding import standings as shedding_standings
 
 Histories = Callable[[Iterable[Mapping[str, Any]], Names, Mapping[str, Any]], Iterator[Any]]
 """A history reader: log entries in the API's shape (in ``seq`` order), the seats' names and the game's options
@@ -36,7 +38,8 @@ class GameKind:
     (``protocol.Game``); ``events``: its event catalogue; ``phrases``: one phrase per catalogue type
     (``phrasing.Phrase``); ``histories``: its history reader; ``outcomes``: the event types that say who won a
     hand or the match (a summary prints their lines); ``slug``: the folder of its parts outside the engine
-    (``web/<slug>/``, the admin's ``admin/games/<slug>/`` templates)."""
+    (``web/<slug>/``, the admin's ``admin/games/<slug>/`` templates); ``standings``: its finishing order and
+    rating ladders (``places(events)``, ``ladder(options)``, ``LADDERS``: see ``poker/standings.py``)."""
 
     kind: str
     title: str
@@ -46,6 +49,7 @@ class GameKind:
     histories: Histories
     outcomes: frozenset[str]
     slug: str
+    standings: Any
 
     def phrase(self, event: Mapping[str, Any], names: Names) -> Line:
         """``event`` (``Event.view_json`` for some viewer) in words; raises ``KeyError`` for a type not in the
@@ -65,6 +69,7 @@ KINDS: dict[str, GameKind] = {
             histories=poker_history.histories,
             outcomes=frozenset({"pot_awarded", "player_left", "match_ended"}),
             slug="poker",
+            standings=poker_standings,
         ),
         GameKind(
             kind=PALACE.kind,
@@ -75,6 +80,7 @@ KINDS: dict[str, GameKind] = {
             histories=shedding_history.histories,
             outcomes=frozenset({"player_out", "match_ended"}),
             slug="shedding",
+            standings=shedding_standings,
         ),
     )
 }
@@ -82,6 +88,10 @@ KINDS: dict[str, GameKind] = {
 
 GAMES: dict[str, Game] = {kind: parts.game for kind, parts in KINDS.items()}
 """The rules of each kind."""
+
+
+LADDERS: dict[str, str] = {name: title for parts in KINDS.values() for name, title in parts.standings.LADDERS.items()}
+"""Every rating ladder (a game kind, Palace Poker by points apart) and its title."""
 
 
 def game_kind(kind: str) -> GameKind:

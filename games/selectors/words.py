@@ -15,7 +15,7 @@ from typing import Any
 from games.engine.phrasing import Line, Names, Piece, line
 from games.engine.protocol import Viewer
 from games.engine.registry import game_kind
-from games.models import Event, Game
+from games.models import Event, Game, Seat
 from games.selectors.read_models import event_json
 
 
@@ -38,12 +38,16 @@ def seat_names(seats: Iterable[Mapping[str, Any]]) -> dict[int, str]:
     }
 
 
+def seat_row_name(seat: Seat) -> str:
+    """``seat_name`` of a ``Seat`` row (its player loaded, or loaded here)."""
+    player = seat.player.get_username() if seat.player else None
+    return seat_name(seat.number, player=player, bot=seat.bot or None)
+
+
 def game_names(game: Game) -> Names:
     """The names of every seat of ``game`` (``seat_name``), for a phrase table or a history."""
     names = {number: seat_name(number) for number in range(game.seat_count)}
-    for seat in game.seats.all():
-        player = seat.player.get_username() if seat.player else None
-        names[seat.number] = seat_name(seat.number, player=player, bot=seat.bot or None)
+    names.update((seat.number, seat_row_name(seat)) for seat in game.seats.all())
     return Names(names)
 
 

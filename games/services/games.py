@@ -14,6 +14,7 @@ from games.engine.registry import get_game
 from games.models import Event, Game, GameStatus, OnAbsent, Seat
 from games.services.log import append_action, append_rows
 from palace_api.errors import ApplicationError, ConflictError, ErrorCode, ForbiddenError, NotFoundError
+from players.selectors import player_for_user
 
 TURN_TIMEOUT_MIN = 10
 TURN_TIMEOUT_MAX = 14 * 24 * 3600
@@ -104,6 +105,7 @@ def game_create(
     seats: int,
     options: dict[str, Any] | None = None,
     prearranged_shuffles: list[list[str]] | None = None,
+    rated: bool = False,
 ) -> Game:
     """Create a game waiting for its players; the creator is not seated.
 
@@ -113,8 +115,10 @@ def game_create(
     ``games.services.turns.timeout_apply``).
     ``prearranged_shuffles`` (staff only): the n-th shuffle of the match yields the n-th list as
     the stock, top card first; each card in a list as often as the pack holds it (twice with two
-    decks). Raises ``EngineError`` (``unknown_kind``, ``invalid_option``...),
-    ``ApplicationError`` and ``ForbiddenError("staff_only")``.
+    decks). ``rated``: the match's end changes its players' ratings (the ``ratings`` app); its seats take
+    only players and bots (``seat_take``) and its shuffles are never prearranged.
+    Raises ``EngineError`` (``unknown_kind``, ``invalid_option``...),
+    ``ApplicationError`` (``rated_not_prearranged``...) and ``ForbiddenError("staff_only")``.
     """
     options = dict(options or {})
     turn_timeout = _turn_timeout(options.pop("turn_timeout", None))
@@ -124,6 +128,8 @@ def game_create(
     engine_options = engine.normalize_options(options, seats)
     if prearranged_shuffles is not None and not getattr(creator, "is_staff", False):
         raise ForbiddenError(ErrorCode.STAFF_ONLY, "only staff may prearrange shuffles")
+    if rated and prearranged_shuffles is not None:
+        raise ApplicationError(ErrorCode.RATED_NOT_PREARRANGED, "a rated table's shuffles cannot be prearranged")
     shuffles = _prearranged(prearranged_shuffles, _copies_per_card(engine, engine_options, seats))
     return Game.objects.create(
         kind=kind,
@@ -134,6 +140,7 @@ def game_create(
         on_absent=on_absent,
         prearranged_shuffles=shuffles,
         creator=creator,
+        rated=rated,
     )
 
 
@@ -143,8 +150,9 @@ def seat_take(*, game_id: int, player: AbstractBaseUser, seat: int | None = None
     (the game's creator only); the match starts when every seat is taken.
 
     Raises ``NotFoundError("game_not_found")``, ``ConflictError`` (``game_started``,
-    ``seat_taken``, ``already_seated``, ``no_free_seat``), ``ForbiddenError("creator_only")``,
-    ``EngineError("unknown_bot")`` and ``ApplicationError("invalid_seat")``.
+    ``seat_taken``, ``already_seated``, ``no_free_seat``), ``ForbiddenError`` (``creator_only``;
+    ``unrated_account``: a rated table seats players, whose accounts are rated, and bots; not staff accounts
+    without a player), ``EngineError("unknown_bot")`` and ``ApplicationError("invalid_seat")``.
     """
     game = Game.objects.select_for_update().filter(pk=game_id).first()
     if game is None:
@@ -157,6 +165,10 @@ def seat_take(*, game_id: int, player: AbstractBaseUser, seat: int | None = None
         raise ConflictError(ErrorCode.GAME_CANCELLED, "this game was cancelled")
     if game.status != GameStatus.WAITING:
         raise ConflictError(ErrorCode.GAME_STARTED, "this game has started: its seats are closed")
+    if game.rated and bot is None and player_for_user(user=player) is None:
+        raise ForbiddenError(
+            ErrorCode.UNRATED_ACCOUNT, "a rated table seats players and bots only: this account has no rating"
+        )
     taken = {row.number: row for row in Seat.objects.filter(game=game)}
     if bot is None and any(row.player_id == player.pk for row in taken.values()):
         raise ConflictError(ErrorCode.ALREADY_SEATED, "you already sit at this game")

@@ -20,7 +20,9 @@ from games.engine.protocol import Event as EngineEvent
 from games.models import Event, Game, GameStatus, Seat, Snapshot
 from games.selectors.due import deadline_after, since_after
 from games.selectors.state import SNAPSHOT_EVERY, engine_of, remember_state
+from games.services.finish_hooks import game_finished
 from games.services.scheduling import after_commit, announce_after_commit
+from games.services.versions import views_changed_after_commit
 from palace_api.errors import ConflictError, ErrorCode, UnprocessableError
 
 
@@ -83,6 +85,7 @@ def append_rows(game: Game, rows: list[Event]) -> None:
     _insert(game, rows)
     game.save(update_fields=["version", "updated"])
     _announce(game)
+    _views_changed(game)
 
 
 def _insert(game: Game, rows: list[Event]) -> None:
@@ -140,6 +143,11 @@ def _announce(game: Game) -> None:
     announce_after_commit(game_id=game.pk, version=game.version, players=players)
 
 
+def _views_changed(game: Game) -> None:
+    # Every append comes through here: the game's viewers and its seated players' turns get new tags on commit.
+    views_changed_after_commit(game_id=game.pk, players=[player_id for player_id, _ in _seats(game).values()])
+
+
 def _write(
     game: Game,
     state: Any,
@@ -163,7 +171,9 @@ def _write(
     before = game.version
     _insert(game, rows)
     to_act = set(engine.to_act(state))
-    game.status = GameStatus.FINISHED if engine.is_over(state) else GameStatus.ACTIVE
+    over = engine.is_over(state)
+    finishing = over and game.status != GameStatus.FINISHED
+    game.status = GameStatus.FINISHED if over else GameStatus.ACTIVE
     acting = [bot for number, bot in seat_bots(game).items() if number in to_act]
     humans_due = any(not bot for number, bot in seat_bots(game).items() if number in since)
     moment = rows[-1].created if rows else timezone.now()
@@ -172,13 +182,16 @@ def _write(
     _seats_write(game, to_act=to_act, acting_before=acting_before, since=since, due_before=due_before)
     if game.version // SNAPSHOT_EVERY > before // SNAPSHOT_EVERY:
         Snapshot.objects.create(game=game, version=game.version, state=engine.state_to_json(state))
+    if finishing:
+        game_finished(game)
     version = game.version
     transaction.on_commit(lambda: remember_state(game, version, state))
     _announce(game)
+    _views_changed(game)
     after_commit(
         game_id=game.pk,
         version=version,
-        bot_to_act=any(acting),
+        bots_to_act=[bot for bot in acting if bot],
         timeout=game.turn_timeout if game.deadline is not None else None,
     )
 

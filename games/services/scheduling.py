@@ -14,23 +14,33 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from games.bot_levels import SLOW_BOTS
 from games.services import fanout
 from outbox.broker import countdown_fits, publish, send_after_commit
 
 BOT_MOVE = "games.tasks.bot_move"
+SLOW_BOT_MOVE = "games.tasks.slow_bot_move"
+"""The same move as ``BOT_MOVE``, on the slow queue (``palace_api.celery.route_task``): a search bot's."""
 APPLY_TIMEOUT = "games.tasks.apply_timeout"
 CHANGED = "games.tasks.changed"
 GAME_CHANGED = "webhooks.tasks.game_changed"
 
 
-def after_commit(*, game_id: int, version: int, bot_to_act: bool, timeout: int | None) -> None:
-    """Queue, once the transaction commits, what the change at ``version`` owes: the bot's decision or a
+def bot_move_task(bots: list[str]) -> str:
+    """The task that moves for ``bots`` (the bots that may act): ``SLOW_BOT_MOVE`` if any of them thinks long
+    (``games.bot_levels.SLOW_BOTS``), so no search ever runs on the queue basic bots and timeouts share."""
+    return SLOW_BOT_MOVE if any(bot in SLOW_BOTS for bot in bots) else BOT_MOVE
+
+
+def after_commit(*, game_id: int, version: int, bots_to_act: list[str], timeout: int | None) -> None:
+    """Queue, once the transaction commits, what the change at ``version`` owes: the bot's decision
+    (``bots_to_act``: the bots that may act now, none for a human's decision; see ``bot_move_task``) or a
     countdown for the human's deadline, and ``GAME_CHANGED``. One message, whatever is owed: a publish costs the
     request about as much as a query, so what else is owed is sent by the worker that takes it
     (``changed_relay``). A broker error never turns into a failed request.
 
-    - a bot decides next: ``BOT_MOVE`` with ``announce`` set (the task sends ``GAME_CHANGED``, then moves), so
-      the bot answers with no extra hop;
+    - a bot decides next: ``BOT_MOVE`` (or ``SLOW_BOT_MOVE``) with ``announce`` set (the task sends
+      ``GAME_CHANGED``, then moves), so the bot answers with no extra hop;
     - a human's deadline whose countdown fits (``outbox.broker.countdown_fits``): ``CHANGED``, whose task
       sends ``GAME_CHANGED`` and the ``APPLY_TIMEOUT`` countdown. Longer countdowns are left to the periodic
       sweeper: the broker would redeliver a task held longer than its visibility timeout again and again;
@@ -38,8 +48,8 @@ def after_commit(*, game_id: int, version: int, bot_to_act: bool, timeout: int |
 
     ``timeout``: seconds until the deadline (``None``: no deadline).
     """
-    if bot_to_act:
-        send_after_commit(BOT_MOVE, [[game_id, version, True]])
+    if bots_to_act:
+        send_after_commit(bot_move_task(bots_to_act), [[game_id, version, True]])
     elif timeout is not None and countdown_fits(timeout):
         # One second late rather than early: the task re-checks the deadline and does nothing before it.
         send_after_commit(CHANGED, [[game_id, version, timeout + 1]])

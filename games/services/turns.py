@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from games.bot_levels import SLOW_BOTS
 from games.engine.bots import get_bot
 from games.engine.cards import parse_cards
 from games.engine.errors import EngineError
@@ -18,6 +19,8 @@ from games.engine.protocol import Action
 from games.models import Event, Game, GameStatus, OnAbsent, Seat
 from games.selectors.state import engine_of, game_state
 from games.services.log import append_action, append_rows, game_lock, seat_bots
+from games.services.scheduling import SLOW_BOT_MOVE
+from outbox.broker import send_after_commit
 
 _RNG = secrets.SystemRandom()
 
@@ -159,20 +162,30 @@ def timeouts_sweep(*, limit: int = 200) -> int:
 def stalled_bots_sweep(*, limit: int = 200) -> int:
     """Make every bot decision that has been due for ``settings.BOT_STALL_SECONDS`` or more with no move
     (its message lost: the broker was down at the commit, or a worker died holding it); returns how many
-    bots moved.
+    bots moved, or were sent to the slow queue.
 
     The database says what is due (a bot seat's ``Seat.to_act`` in an active game untouched since the
     cutoff); each move goes through ``bot_move`` at the version read here, so a move made meanwhile by
-    the original message, or by another sweeper, leaves nothing to do: the decision is logged once.
+    the original message, or by another sweeper, leaves nothing to do: the decision is logged once. A slow
+    bot's move (``games.bot_levels.SLOW_BOTS``) is not made here, on the queue the sweeper shares with basic
+    bots and timeouts, but sent again to the slow queue: should that queue be backed up past the stall delay,
+    each sweep adds one more message per game, which does nothing once the first has moved.
     """
     cutoff = timezone.now() - timedelta(seconds=settings.BOT_STALL_SECONDS)
-    stalled = (
+    stalled = list(
         Game.objects.filter(
             status=GameStatus.ACTIVE,
             updated__lte=cutoff,
             id__in=Seat.objects.filter(to_act=True).exclude(bot="").values("game_id"),
         )
         .order_by("updated")
-        .values_list("id", "version")
+        .values_list("id", "version")[:limit]
     )
-    return sum(bot_move(game_id=game_id, version=version) for game_id, version in list(stalled[:limit]))
+    slow = set(
+        Seat.objects.filter(
+            game_id__in=[game_id for game_id, _ in stalled], to_act=True, bot__in=SLOW_BOTS
+        ).values_list("game_id", flat=True)
+    )
+    send_after_commit(SLOW_BOT_MOVE, [[game_id, version] for game_id, version in stalled if game_id in slow])
+    moved = sum(bot_move(game_id=game_id, version=version) for game_id, version in stalled if game_id not in slow)
+    return moved + len(slow)

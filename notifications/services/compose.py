@@ -19,7 +19,7 @@ from django.utils.timesince import timeuntil
 
 from games.engine.registry import game_kind
 from games.models import Game, GameStatus, Seat
-from games.selectors.words import game_outcome, seat_name
+from games.selectors.words import game_outcome, seat_row_name
 from notifications.models import Mail, MailGame, MailKind
 from notifications.services.delivery import MAILS
 from notifications.services.links import table_url, unsubscribe_url
@@ -62,9 +62,8 @@ def game_row(game: Game, seat: int, user: AbstractBaseUser, now: datetime) -> di
 
 
 def _seat_name(seat: Seat) -> str:
-    player = None if seat.player is None else seat.player.get_username()
-    name = seat_name(seat.number, player=player, bot=seat.bot or None)
-    return f"{name} (the bot plays for them)" if player and seat.bot else name
+    name = seat_row_name(seat)
+    return f"{name} (the bot plays for them)" if seat.player and seat.bot else name
 
 
 def mail_make(

@@ -42,6 +42,7 @@ class ErrorCode(StrEnum):
     CREATOR_ONLY = "creator_only"
     GAME_CANCELLED = "game_cancelled"
     GAME_FINISHED = "game_finished"
+    GAME_IN_PROGRESS = "game_in_progress"
     GAME_NOT_FOUND = "game_not_found"
     GAME_NOT_STARTED = "game_not_started"
     GAME_STARTED = "game_started"
@@ -54,11 +55,17 @@ class ErrorCode(StrEnum):
     NO_FREE_SEAT = "no_free_seat"
     NOT_SEATED = "not_seated"
     NOT_YOUR_TURN = "not_your_turn"
+    REVIEW_NOT_FOUND = "review_not_found"
     SEAT_PLAYED_BY_BOT = "seat_played_by_bot"
     SEAT_TAKEN = "seat_taken"
     STAFF_ONLY = "staff_only"
     STEP_NOT_FOUND = "step_not_found"
     VERSION_CONFLICT = "version_conflict"
+    # Ratings.
+    LADDER_NOT_FOUND = "ladder_not_found"
+    PLAYER_NOT_FOUND = "player_not_found"
+    RATED_NOT_PREARRANGED = "rated_not_prearranged"
+    UNRATED_ACCOUNT = "unrated_account"
 
 
 class ApplicationError(Exception):

@@ -144,7 +144,8 @@ def test_every_html_page_of_the_url_conf_answers_the_policy(staff_game, client) 
 
 
 def test_the_mail_links_pages_answer_the_policy(make_player) -> None:
-    """The pages a mail links to: confirm (asked, then done), unsubscribe (asked, then done) and a bad link."""
+    """The pages a mail links to: confirm (asked, then done), unsubscribe (asked, then done) and a bad link; they
+    wear the site's layout (its style sheet, no inline style) and lead back to the site."""
     alice, _ = make_player("alice")
     email_set(user=alice, address="alice@example.com")
     confirm = f"/email/confirm/{confirm_token(user_id=alice.pk, address='alice@example.com')}/"
@@ -159,7 +160,9 @@ def test_the_mail_links_pages_answer_the_policy(make_player) -> None:
     ]:
         response = getattr(client, method)(url)
         assert response.status_code == status and response["Content-Type"].startswith("text/html"), url
-        assert "nonce-" in assert_policy(response, url), f"{url}: its <style> has no nonce in the policy"
+        assert_policy(response, url)
+        html = response.content.decode()
+        assert "web/palace.css" in html and 'id="back-to-site"' in html, f"{url}: not in the site's layout"
 
 
 @pytest.mark.urls(__name__)

@@ -142,6 +142,7 @@ def _arguments(pattern: URLPattern, world: dict[str, Any]) -> Iterator[dict[str,
         "step": [1],
         "kind": ["palace-poker", "palace"],
         "token": ["x"],
+        "ladder": ["palace-poker", "palace-poker-points", "palace"],
     }
     combos: list[dict[str, Any]] = [{}]
     for name in converters:

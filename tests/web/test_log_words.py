@@ -4,10 +4,10 @@ event log, and the finished-game mail.
 
 Given random games of both kinds played through the services (tests/games/selectors/test_redaction.py's
 ``play_audited``: every option at random, 2 to 5 seats, a bot seat now and then, expired deadlines, resignations,
-absent seats resigned or handed to the bot), when each seated player, a spectator and staff read the log page and
-replay steps, staff read the admin's pages, and each seat's finished mail is made, then every line is the game's
-phrase of that event as that viewer receives it, and none holds ``?``, ``None``, a snake_case code, or a card
-listed twice.
+absent seats resigned or handed to the bot), when each seated player, a spectator and staff read the log page,
+replay steps and the table's latest lines, staff read the admin's pages, and each seat's finished mail is made,
+then every line is the game's phrase of that event as that viewer receives it, and none holds ``?``, ``None``, a
+snake_case code, or a card listed twice; the table numbers its latest lines with the log's own step numbers.
 """
 
 from __future__ import annotations
@@ -27,12 +27,14 @@ from games.selectors.hand_history import hand_histories
 from games.selectors.read_models import game_events, game_get, game_seats, viewer_for
 from games.selectors.words import game_outcome, log_lines, seat_names
 from tests.games.selectors.test_redaction import play_audited
+from web.views.table import LOG_LINES
 
 GAMES_PER_KIND = 2
 REPLAY_STEPS = 12
 """Replay steps read per viewer and game, spread over the game (each replays the game from its start)."""
 SNAKE = re.compile(r"\b[a-z]+(?:_[a-z]+)+\b")
 LOG = re.compile(r'<ol class="log[^"]*"[^>]*>(.*?)</ol>', re.S)
+LATEST = re.compile(r'aria-label="Latest events".*?<ol[^>]*>(.*?)</ol>', re.S)
 
 
 def clean(text: str, where: str) -> None:
@@ -41,11 +43,15 @@ def clean(text: str, where: str) -> None:
     assert not SNAKE.search(text), f"{where}: a code in {text!r}"
 
 
+def read(item: str) -> str:
+    """An item's text as a person reads it: tags dropped (a card reads as its face, ``A♠``), spaces joined."""
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", "", item)).split())
+
+
 def page_lines(page: str) -> list[str]:
-    """The log's lines as a person reads them: tags dropped (a card reads as its face, ``A♠``), spaces joined."""
+    """The log's lines as a person reads them."""
     (log,) = LOG.findall(page)
-    items = re.findall(r"<li[^>]*>(.*?)</li>", log, re.S)
-    texts = [" ".join(html.unescape(re.sub(r"<[^>]+>", "", item)).split()) for item in items]
+    texts = [read(item) for item in re.findall(r"<li[^>]*>(.*?)</li>", log, re.S)]
     return [re.sub(r"^step \d+: ", "", text) for text in texts]
 
 
@@ -70,6 +76,16 @@ def log_page_reads_the_phrases(client: Client, game: Game, user: Any, where: str
     assert page.status_code == 200
     assert page_lines(page.content.decode()) == [" ".join(line.text.split()) for line in lines], where
     return len(lines)
+
+
+def table_numbers_the_latest_lines_as_the_log_does(client: Client, game: Game, user: Any, where: str) -> None:
+    """The table's "What happened": the log's latest lines, newest first, each numbered with its log entry's
+    step number, the number the whole-log page and the replay give it (not counted again from 1)."""
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    (latest,) = LATEST.findall(page)
+    shown = [(int(seq), read(item)) for seq, item in re.findall(r'<li value="(\d+)">(.*?)</li>', latest, re.S)]
+    lines = [(line.seq, " ".join(line.text.split())) for line in reversed(expected(game, user))]
+    assert shown and shown == lines[:LOG_LINES], where
 
 
 def replay_reads_the_phrases(client: Client, game: Game, user: Any, where: str) -> None:
@@ -122,6 +138,7 @@ def test_pages_admin_replay_and_mails_say_every_event_in_the_games_words(kind: s
             where = f"{kind} game {game.pk} for {who}"
             lines += log_page_reads_the_phrases(client, game, user, where)
             replay_reads_the_phrases(client, game, user, where)
+            table_numbers_the_latest_lines_as_the_log_does(client, game, user, where)
             if isinstance(who, int):
                 outcome = game_outcome(game, viewer_for(game, user))
                 assert outcome and any(line.startswith("The ") for line in outcome), where

@@ -59,9 +59,18 @@ def test_the_options_form_makes_the_table_the_engine_validates(web_client):
 
 def test_an_option_the_engine_refuses_is_shown_in_words(web_client):
     alice = web_client("alice")
-    response = _post(alice, "/new/palace/", {"seats": 6, "option_decks": 1})
+    response = _post(alice, "/new/palace-poker/", {"seats": 2, "option_small_bet": 10, "option_big_bet": 5})
     assert response.status_code == 400
-    assert b"one deck serves at most 5 players" in response.content
+    assert b"the big bet cannot be smaller than the small bet" in response.content
+
+
+def test_an_option_left_at_the_default_shown_follows_the_seats(web_client):
+    """The form shows a two-seat table's defaults (one deck); left at it, a six-seat table gets the engine's
+    default for six (two decks) instead of a refusal."""
+    alice = web_client("alice")
+    response = _post(alice, "/new/palace/", {"seats": 6, "option_decks": 1})
+    assert response.status_code == 302
+    assert game_get(int(response["Location"].strip("/").split("/")[-1])).options["decks"] == 2
 
 
 def test_an_illegal_action_is_answered_in_words(web_client):

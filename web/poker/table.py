@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.engine.poker.game import ACTION_TYPES
+from web.poker import ending
 from web.tables import TableKind, controls, selectable_cards
 
 LABELS = {
@@ -18,6 +19,20 @@ LABELS = {
     "call": "Call",
     "raise": "Raise",
 }
+HELP = {
+    "buy": "Pay {cost} for the stock's top card: it joins your soldiers, face up (five at most); you may then "
+    "discard some.",
+    "buy_discard": "Open market: pay {cost} for the discard pile's top card as a new soldier.",
+    "discard": "Throw the soldiers you selected away, face down. Select none to keep every soldier.",
+    "bet": "Attack {target} for {cost}: the defender folds, calls or raises; in a called battle the better hand "
+    "wins, neither side counting cards of the other's banner suit, and the loser is out of the hand.",
+    "stay": "Do nothing this turn. When everyone in a row stays, discards or folds, the hand ends in a showdown.",
+    "fold": "Leave this hand: your palace cards are discarded; in a battle, the other side takes your banner "
+    "and soldiers.",
+    "call": "Pay {cost} to answer the bet: the two hands are compared and the weaker one is out of the hand.",
+    "raise": "Pay {cost}: the call and a raise; the other side must fold, call or raise again.",
+}
+"""Each button's one-line explanation (palace-poker.txt, "The Play"), in our words."""
 
 
 def table_context(detail: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
@@ -64,4 +79,12 @@ TABLE = TableKind(
     labels=LABELS,
     resign_words=": you fold this hand and take no further part",
     action_types=ACTION_TYPES,
+    help=HELP,
+    rules_template="web/poker/rules.html",
+    glossary_template="web/poker/_glossary.html",
+    common_options=("betting", "small_bet", "starting_stack", "max_hands", "first_dealer", "points"),
+    hand_end=ending.hand_end,
+    hand_end_template="web/poker/_hand_end.html",
+    results=ending.results,
+    outcome=ending.outcome,
 )

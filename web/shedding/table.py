@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.engine.shedding.game import ACTION_TYPES
+from web.shedding import ending
 from web.tables import TableKind, controls, selectable_cards
 
 LABELS = {
@@ -13,6 +14,13 @@ LABELS = {
     "play": "Play the selected cards",
     "pick_up": "Pick up the pile",
 }
+HELP = {
+    "choose_face_up": "The cards you selected go face up on your face-down cards; the others stay in your hand.",
+    "play": "Play the selected cards, all of one rank, onto the pile: they must match or beat its top card "
+    "(a two or a ten goes on anything).",
+    "pick_up": "Take the whole pile into your hand; your turn ends.",
+}
+"""Each button's one-line explanation (palace-shedding-a.txt, palace-shedding-b.txt), in our words."""
 
 
 def table_context(detail: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
@@ -54,4 +62,11 @@ TABLE = TableKind(
     # Drawn as the face-down cards themselves: the player clicks the one to turn over.
     hidden_controls=frozenset({"play_face_down"}),
     action_types=ACTION_TYPES,
+    help=HELP,
+    rules_template="web/shedding/rules.html",
+    glossary_template="web/shedding/_glossary.html",
+    common_options=("first_dealer", "first_player", "finish", "max_turns"),
+    hand_end=None,
+    results=ending.results,
+    outcome=ending.outcome,
 )

@@ -29,6 +29,7 @@ from typing import Any
 
 from games.engine.bots.base import ActionJSON, Bot, RandomSource, acting_seat, legal_by_type
 from games.engine.bots.poker_basic import PokerBasicBot
+from games.engine.bots.poker_inference import likelihood, read_opponent
 from games.engine.bots.search import rollout, shuffled
 from games.engine.cards import FULL_DECK, Card
 from games.engine.errors import EngineCode, EngineError
@@ -42,6 +43,12 @@ ROLLOUT_EPSILON = 0.02
 of the time, so fewer than in Palace)."""
 MONEY_SCALE_BIG_BETS = 20
 POINTS_SCALE = 20
+ANCHOR_Z = 1.0
+"""The ``basic`` bot's action (candidate 0) stands unless another's paired gain over it is this many
+standard errors above 0 (``search.Tally.beats_anchor``): the differences between candidates are small
+against the noise of a few dozen rollouts each."""
+MAX_DRAWS = 12
+"""Deals tried per determinization before the reading of the opponent is given up."""
 
 
 class PokerSearchRules:
@@ -49,9 +56,10 @@ class PokerSearchRules:
 
     game: Game = PALACE_POKER
 
-    def __init__(self, *, epsilon: float = ROLLOUT_EPSILON) -> None:
+    def __init__(self, *, epsilon: float = ROLLOUT_EPSILON, anchor_z: float | None = ANCHOR_Z) -> None:
         self.policy: Bot = PokerBasicBot()
         self.epsilon = epsilon
+        self.anchor_z = anchor_z
 
     def candidates(self, view: Mapping[str, Any], rng: RandomSource) -> list[ActionJSON]:
         acting_seat(view)
@@ -67,11 +75,23 @@ class PokerSearchRules:
                 out += _sized(kind, legal[kind], view["pot"])
         if "fold" in legal and ("stay" not in legal or view["battle"] is not None):
             out.append({"type": "fold"})
-        return _distinct(out) or [basic]
+        return _distinct([basic, *out])
 
     def determinize(self, view: Mapping[str, Any], rng: RandomSource) -> PokerState:
-        """A ``PokerState`` of the hand in play consistent with ``view`` (see the module docstring)."""
+        """A ``PokerState`` of the hand in play consistent with ``view`` (see the module docstring),
+        drawn by rejection: each deal is kept with its ``poker_inference.likelihood`` (what the
+        opponent's last decision says of his cards), at most ``MAX_DRAWS`` deals (then the last)."""
         me = acting_seat(view)
+        reading = read_opponent(view, me)
+        for _ in range(MAX_DRAWS - 1):
+            state = self._deal(view, me, rng)
+            weight = likelihood(reading, state, me)
+            if weight >= 1.0 or rng.random() < weight:
+                return state
+        return self._deal(view, me, rng)
+
+    def _deal(self, view: Mapping[str, Any], me: int, rng: RandomSource) -> PokerState:
+        """One uniform deal of the cards hidden from ``me``."""
         rows = view["seats"]
         n = len(rows)
         seen = {Card.parse(code) for row in rows for code in (*row["palace"], *row["soldiers"]) if code}

@@ -60,6 +60,9 @@ class Searchable(Protocol):
     """The rollout policy: every seat's decisions in a rollout, from that seat's view."""
     epsilon: float
     """The chance that a rollout decision is a uniformly random legal action instead of the policy's."""
+    anchor_z: float | None
+    """``None``: answer the best mean. Else candidate 0 is the policy's own action, and another is
+    answered only when its paired gain over it is ``anchor_z`` standard errors above 0."""
 
     def candidates(self, view: Mapping[str, Any], rng: RandomSource) -> list[ActionJSON]:
         """The distinct actions worth comparing (at least one), each a legal body for ``view``'s seat."""
@@ -145,50 +148,102 @@ class SearchBot:
         self.clock = clock
 
     def choose(self, view: Mapping[str, Any], rng: RandomSource) -> ActionJSON:
-        """The candidate with the best mean reward after the budget's rollouts; raises ``EngineError``
+        """The candidate with the best mean reward after the budget's rollouts, or under an anchor
+        (``Searchable.anchor_z``) the anchor unless another beats it clearly; raises ``EngineError``
         ``no_decision`` as every bot does (through the game's ``candidates``)."""
         candidates = self.rules.candidates(view, rng)
         if len(candidates) == 1:
             return candidates[0]
-        totals, counts = self.search(view, candidates, rng)
+        tally = self.sweeps(view, candidates, rng)
+        z = self.rules.anchor_z
+        if z is not None:
+            return candidates[tally.beats_anchor(z)]
+        totals, counts = tally.totals, tally.counts
         best = max(range(len(candidates)), key=lambda i: (totals[i] / counts[i] if counts[i] else -math.inf, -i))
         return candidates[best]
 
     def search(
         self, view: Mapping[str, Any], candidates: list[ActionJSON], rng: RandomSource
     ) -> tuple[list[float], list[int]]:
-        """Per candidate, the sum of the rewards of its rollouts and their number.
+        """Per candidate, the sum of the rewards of its rollouts and their number (see ``sweeps``)."""
+        tally = self.sweeps(view, candidates, rng)
+        return tally.totals, tally.counts
 
-        Sweeps: each draws one determinization and one rollout seed, and plays every candidate still in
+    def sweeps(self, view: Mapping[str, Any], candidates: list[ActionJSON], rng: RandomSource) -> Tally:
+        """The rollouts of the budget, in sweeps.
+
+        Each sweep draws one determinization and one rollout seed, and plays every candidate still in
         the running from that same deal with that same seed (common random numbers: the hidden cards, the
         largest part of the noise, are the same for all, so the differences between means are much
         sharper than with independent deals). After each sweep from the third, a candidate whose mean is
-        ``DROP_C / sqrt(sweeps)`` or more below the best leaves the running (successive elimination).
+        ``DROP_C / sqrt(sweeps)`` or more below the best leaves the running (successive elimination);
+        under an anchor (``Searchable.anchor_z``) candidate 0 never does, and goes first in each sweep.
         """
         seat: int = view["viewer"] if "viewer" in view else view["to_act"][0]
         deadline = None if self.seconds is None else self.clock() + self.seconds
-        totals, counts = [0.0] * len(candidates), [0] * len(candidates)
+        tally = Tally(len(candidates))
+        anchored = self.rules.anchor_z is not None
         actions = [to_action(seat, body) for body in candidates]
         alive = list(range(len(candidates)))
         done, sweeps = 0, 0
         while done < self.iterations and len(alive) > 1:
             root = self.rules.determinize(view, rng)
             seed = rng.randint(0, 2**62)
+            rewards: dict[int, float] = {}
             for pick in alive:
                 if done >= self.iterations or (deadline is not None and done and self.clock() >= deadline):
-                    return totals, counts
-                totals[pick] += self._rollout(root, actions[pick], random.Random(seed), seat)  # noqa: S311 - a rollout's seed, drawn from rng
-                counts[pick] += 1
+                    break
+                rewards[pick] = self._rollout(root, actions[pick], random.Random(seed), seat)  # noqa: S311 - a rollout's seed, drawn from rng
                 done += 1
+            tally.add(rewards)
+            if len(rewards) < len(alive):
+                break
             sweeps += 1
             if sweeps >= MIN_SWEEPS:
-                best = max(totals[i] / counts[i] for i in alive)
-                alive = [i for i in alive if totals[i] / counts[i] > best - DROP_C / math.sqrt(sweeps)]
-        return totals, counts
+                best = max(tally.mean(i) for i in alive)
+                alive = [i for i in alive if (anchored and i == 0) or tally.mean(i) > best - DROP_C / math.sqrt(sweeps)]
+        return tally
 
     def _rollout(self, root: Any, action: Action, rng: RandomSource, seat: int) -> float:
         state, _ = self.rules.game.apply(root, action)
         return self.rules.reward(root, self.rules.playout(root, state, rng), seat)
+
+
+class Tally:
+    """The rewards of one decision's rollouts: per candidate their sum and number, and the paired
+    differences against candidate 0 (the anchor) over the sweeps that played both."""
+
+    def __init__(self, size: int) -> None:
+        self.totals, self.counts = [0.0] * size, [0] * size
+        self.diff, self.diff_sq, self.pairs = [0.0] * size, [0.0] * size, [0] * size
+
+    def add(self, rewards: Mapping[int, float]) -> None:
+        """One sweep's rewards, by candidate."""
+        for pick, reward in rewards.items():
+            self.totals[pick] += reward
+            self.counts[pick] += 1
+            if 0 in rewards and pick:
+                delta = reward - rewards[0]
+                self.diff[pick] += delta
+                self.diff_sq[pick] += delta * delta
+                self.pairs[pick] += 1
+
+    def mean(self, pick: int) -> float:
+        return self.totals[pick] / self.counts[pick] if self.counts[pick] else -math.inf
+
+    def beats_anchor(self, z: float) -> int:
+        """The candidate whose mean paired gain over candidate 0 is largest among those whose gain
+        stays above 0 by ``z`` standard errors (at least ``MIN_SWEEPS`` pairs), else 0."""
+        best, best_gain = 0, 0.0
+        for pick in range(1, len(self.totals)):
+            n = self.pairs[pick]
+            if n < MIN_SWEEPS:
+                continue
+            gain = self.diff[pick] / n
+            spread = math.sqrt(max(0.0, self.diff_sq[pick] / n - gain * gain) / (n - 1))
+            if gain - z * spread > 0 and gain > best_gain:
+                best, best_gain = pick, gain
+        return best
 
 
 class FlatMonteCarloBot(SearchBot):

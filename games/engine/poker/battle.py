@@ -10,6 +10,7 @@ from dataclasses import replace
 from typing import Any
 
 from games.engine.errors import EngineCode, IllegalAction
+from games.engine.evaluator import HandValue
 from games.engine.poker.context import Ctx, private, public
 from games.engine.poker.ending import award
 from games.engine.poker.play import after_elimination, bet
@@ -130,22 +131,26 @@ def _decide(ctx: Ctx, *, caller: int) -> None:
     battle = t.battle
     other = battle.opponent(caller)
     hands = {seat: ctx.hand_of(seat, exclude_suit=t.banners[battle.opponent(seat)].suit) for seat in (caller, other)}
-    _show(ctx, other, to=caller, hand=hands[other].name)
+    _show(ctx, other, to=caller, hand=hands[other])
     if hands[caller].key == hands[other].key:
-        _show(ctx, caller, to=other, hand=hands[caller].name)
+        _show(ctx, caller, to=other, hand=hands[caller])
         _tie(ctx, battle.attacker, battle.defender)
         return
     winner, loser = (caller, other) if hands[caller].key > hands[other].key else (other, caller)
     if winner == caller:
-        _show(ctx, caller, to=other, hand=hands[caller].name)
+        _show(ctx, caller, to=other, hand=hands[caller])
     ctx.emit("battle_won", winner, loser=loser, by="showdown")
     _lose(ctx, loser, winner, by="showdown")
 
 
-def _show(ctx: Ctx, owner: int, *, to: int, hand: str) -> None:
+def _show(ctx: Ctx, owner: int, *, to: int, hand: HandValue) -> None:
+    """``owner`` shows ``to`` his palace cards, with the hand they make in this battle: its name and its (up
+    to) five cards, the evaluator's (``hand``), as secret as the palace (its other cards are face up)."""
     t = ctx.t
     t.known[owner].add(to)
-    ctx.emit("palace_shown", owner, to=to, cards={"palace": private(t.palace[owner], {owner, to}, hand=hand)})
+    seats = {owner, to}
+    cards = {"palace": private(t.palace[owner], seats, hand=hand.name), "hand": private(hand.cards, seats)}
+    ctx.emit("palace_shown", owner, to=to, cards=cards)
 
 
 def _lose(ctx: Ctx, loser: int, winner: int, *, by: str) -> None:

@@ -155,7 +155,14 @@ EVENTS: tuple[EventSpec, ...] = (
                 "name in `hand_names`.",
                 named=True,
             ),
-            GroupField("hand", PUBLIC, "At a showdown: the five cards of the best hand.", optional=True),
+            GroupField(
+                "hand",
+                EITHER,
+                "The (up to) five cards of the best hand the palace makes with the owner's face-up cards: to everyone "
+                "at a showdown; in a battle (without the other side's banner suit) to the owner and `to`. (Battles "
+                "logged before 2026-11-26 lack it.)",
+                since="2026-11-26",
+            ),
         ),
     ),
     EventSpec(

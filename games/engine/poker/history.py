@@ -85,12 +85,13 @@ class SeatHand:
 
 @dataclass(slots=True)
 class BattleSide:
-    """One side of a battle: palace cards, the hand they make (``shown``: shown at the table, else evaluated
-    here) and the chips this side put in."""
+    """One side of a battle: palace cards, the hand they make (``hand``: its name, ``cards``: its (up to) five
+    cards; ``shown``: shown at the table, else evaluated here) and the chips this side put in."""
 
     seat: SeatRef
     palace: tuple[str, ...] = ()
     hand: str | None = None
+    cards: tuple[str, ...] = ()
     shown: bool = False
     put_in: int = 0
 
@@ -317,7 +318,7 @@ class _HandReader:
                 exclude_suit=self.banners[opponent][1],
                 wild_royals=self.wild_royals,
             )
-            side.hand = value.name
+            side.hand, side.cards = value.name, tuple(str(card) for card in value.cards)
 
     def settle(self, hand: Hand, event: Event) -> None:
         """Chips in and out, the showdown, the pot and the stacks at the end."""
@@ -367,6 +368,7 @@ def _shown(reader: _HandReader, battle: Battle, event: Event) -> None:
     if side is not None:
         side.shown = True
         side.hand = (event.get("hand_names") or {}).get("palace", side.hand)
+        side.cards = codes(event, "hand") or side.cards
 
 
 def _won(reader: _HandReader, battle: Battle, event: Event) -> None:

@@ -2,8 +2,9 @@
 
 ``phrase(event, names)`` turns one event, as a viewer receives it (``Event.view_json``), into a
 ``games.engine.phrasing.Line``: who, what and how much, with the cards the viewer may know. A palace he may not
-see is counted, never listed; a hand is its name and its (up to) five cards; a showdown lists each palace card
-once (those the hand uses among its five, the rest after). The admin's hand histories, the web log, the replay
+see is counted, never listed; a hand is its name and its (up to) five cards, as the engine's evaluator chose
+them; a shown palace (at a showdown, or in a battle to the other side) lists each palace card once (those the
+hand uses among its five, the rest after). The admin's hand histories, the web log, the replay
 and the mails all phrase Palace Poker's events here (found through ``games.engine.registry``).
 """
 
@@ -14,9 +15,11 @@ from typing import Any
 
 from games.engine.phrasing import (
     DEALER_DRAW_PHRASES,
+    Cards,
     Line,
     Names,
     Phrase,
+    Piece,
     chips,
     count_words,
     hand_name,
@@ -162,26 +165,29 @@ def _raise(event: Event, names: Names) -> Line:
 
 
 def _palace_shown(event: Event, names: Names) -> Line:
-    """In a battle: to the other side alone, with the hand's name; at a showdown: to all, the hand named with
-    its five cards, then the palace cards it does not use."""
-    who, palace = _who(event, names), known(event, "palace")
+    """In a battle: to the other side alone; at a showdown: to all. Either way the hand is named with its
+    (up to) five cards, as the engine chose them, then the palace cards it does not use."""
+    who, palace, hand = _who(event, names), known(event, "palace"), known(event, "hand")
     if "to" in event:
         to = names(event["to"])
         if palace is None:
             return line(f"{who} shows {to} the palace cards, which the others do not see")
-        return line(who, f" shows {to} the palace cards ", palace, f": {hand_name(event, 'palace') or 'their hand'}")
-    hand = known(event, "hand")
+        name = hand_name(event, "palace") or "their hand"
+        if hand is None:
+            # Logged before battle hands carried their five cards.
+            return line(who, f" shows {to} the palace cards ", palace, f": {name}")
+        return line(f"{who} shows {to} the palace: {name}, ", *_hand_then_rest(hand, palace))
     own = event["own_suit_cards"]
     suit = f" ({count_words(own, 'card')} of the banner suit)" if own else ""
+    return line(f"{who} shows the palace: {event['hand']}, ", *_hand_then_rest(hand, palace, after=suit))
+
+
+def _hand_then_rest(hand: Cards | None, palace: Cards | None, *, after: str = "") -> tuple[Piece | None, ...]:
+    """A hand's cards, then the palace cards it leaves out, each card once."""
     rest = None if palace is None or hand is None else without(palace, hand)
-    return line(
-        who,
-        f" shows the palace: {event['hand']}, ",
-        hand,
-        suit,
-        "; also in the palace: " if rest and rest.codes else None,
-        rest if rest and rest.codes else None,
-    )
+    if not rest or not rest.codes:
+        return (hand, after)
+    return (hand, after, "; also in the palace: ", rest)
 
 
 def _battle_won(event: Event, names: Names) -> Line:
@@ -189,12 +195,13 @@ def _battle_won(event: Event, names: Names) -> Line:
 
 
 def _captured(event: Event, names: Names) -> Line:
-    loser = event["loser"]
+    loser, cards = event["loser"], known(event, "cards")
+    out = f"; {names(loser)} is out of the hand"
+    if cards is not None and len(cards.codes) == 1:
+        # A loser without soldiers gives up his banner alone.
+        return line(_who(event, names), f" takes {names.possessive(loser)} banner, ", cards, f", as a soldier{out}")
     return line(
-        _who(event, names),
-        f" takes {names.possessive(loser)} banner and soldiers, ",
-        known(event, "cards"),
-        f", as soldiers; {names(loser)} is out of the hand",
+        _who(event, names), f" takes {names.possessive(loser)} banner and soldiers, ", cards, f", as soldiers{out}"
     )
 
 
@@ -249,7 +256,11 @@ def _match_ended(event: Event, names: Names) -> Line:
     verb = "wins" if len(winners) == 1 else "win"
     each = "" if len(winners) == 1 else " each"
     hands = count_words(event["hands"], "hand")
-    return line(f"The match ends after {hands}: {names.several(winners)} {verb} with {top} {unit}{each}")
+    standing = _standing(measure, names, unit)
+    return line(
+        f"The match ends after {hands}: {names.several(winners)} {verb} with {top} {unit}{each}; final "
+        f"{'scores' if unit == 'points' else 'stacks'}: {standing}"
+    )
 
 
 def _resigned(event: Event, names: Names) -> Line:

@@ -166,7 +166,7 @@ def _player_out(event: Event, names: Names) -> Line:
 def _match_ended(event: Event, names: Names) -> Line:
     left = {int(seat): count for seat, count in event["cards_left"].items()}
     places = ", ".join(
-        f"{place}. {names(seat)}" + (f" ({count_words(left[seat], 'card')} left)" if left.get(seat) else "")
+        f"{place}. {names(seat)}" + (f" with {count_words(left[seat], 'card')} left" if left.get(seat) else "")
         for place, seat in enumerate(event["order"], start=1)
     )
     return line(f"The game ends {ENDS[event['reason']]} after {count_words(event['turns'], 'turn')}: {places}")

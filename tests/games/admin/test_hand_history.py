@@ -95,7 +95,12 @@ def test_example_hand_every_action_with_its_cost(example_game):
     assert "brad bets 5 chips against frank" in texts
     assert "frank raises by 5 chips, putting in 10 chips" in texts
     assert "dave discards 10\u2660 7\u2665 9\u2665" in texts
-    assert "frank shows brad the palace cards Q\u2666 Q\u2663 8\u2660: three queens" in texts
+    # A battle's palace with the hand it makes, its cards as the engine chose them (the other side's banner suit
+    # left out: Frank's spades leave Dave's 5♠ out), then the palace cards it does not use.
+    assert "frank shows brad the palace: three queens, Q\u2663 Q\u2666 Q\u2660 8\u2660" in texts
+    assert (
+        "dave shows frank the palace: four jacks, J\u2663 J\u2666 J\u2665 J\u2660; also in the palace: 5\u2660" in texts
+    )
     assert "dave wins the pot of 142 chips as the last player in the hand" in texts
     assert [step.seq for step in hand.steps] == sorted(step.seq for step in hand.steps)
 
@@ -108,12 +113,15 @@ def test_example_hand_battles_show_both_palaces_hands_and_winner(example_game):
     assert (first.attacker.palace, first.attacker.hand) == (("Ah", "Ad", "9c"), "pair of aces")
     assert (first.defender.palace, first.defender.hand) == (("Qd", "Qc", "8s"), "three queens")
     assert first.defender.shown and not first.attacker.shown, "the loser's palace stays his at the table"
+    # Each hand's cards, the engine's: shown (Frank's, in the battle's event) or evaluated here (Brad's).
+    assert (first.attacker.cards, first.defender.cards) == (("Ad", "Ah", "9c", "3h"), ("Qc", "Qd", "Qs", "8s"))
     assert (first.winner.number, first.loser.number, first.outcome) == (FRANK, BRAD, "showdown")
     assert first.raises == 3 and first.captured == ("3h",)
     assert (first.attacker.put_in, first.defender.put_in) == (30, 30)
     assert (last.attacker.seat.number, last.defender.seat.number) == (DAVE, FRANK)
     assert last.attacker.hand == "four jacks" and last.attacker.shown
     assert last.defender.hand == "two pair, queens and eights", "Dave's banner suit (diamonds) left out"
+    assert (last.attacker.cards, last.defender.cards) == (("Jc", "Jd", "Jh", "Js"), ("Qc", "Qs", "8c", "8s"))
     assert last.winner.number == DAVE and last.captured == ("Qs", "8c")
     folds = [battle for battle in hand.battles if battle.outcome == "fold"]
     assert [(battle.loser.number, battle.winner.number) for battle in folds] == [
@@ -193,7 +201,17 @@ def test_staff_sees_the_hand_page_with_every_card(example_game, staff_client):
     response = staff_client.get(f"/admin/games/game/{example_game.pk}/hands/1/")
     assert response.status_code == 200
     html = response.content.decode()
-    for text in ("Qd Qc 8s", "Ah Ad 9c", "three queens", "pair of aces", "four jacks", "142", "<details>"):
+    battle_hands = ("Qc Qd Qs 8s", "Ad Ah 9c 3h")
+    for text in (
+        "Qd Qc 8s",
+        "Ah Ad 9c",
+        "three queens",
+        "pair of aces",
+        "four jacks",
+        "142",
+        "<details>",
+        *battle_hands,
+    ):
         assert text in html, text
     assert "2c 5h Tc Ks" in html, "Dave's rejected banner cards"
     assert "8c Jc 3h Ts 2c" in html, "the banner deal's shuffle order"

@@ -36,6 +36,7 @@ BASE: dict[str, dict[str, Any]] = {
     "auth_token_create": {"body": {"username": "staff", "password": "staff-password-for-tests"}},
     "games_create": {"body": {"kind": "palace-poker", "seats": 2}},
     "games_seats_create": {"body": {}},
+    "games_review_create": {"body": {}},
     "games_actions_create": {"body": {"type": "fold"}, "headers": {"Idempotency-Key": "walk-1"}},
     "games_stream": {"query": {"follow": "false"}},
     "me_stream": {"query": {"follow": "false"}},
@@ -131,7 +132,7 @@ def world(make_player, make_staff, throttle_rates, monkeypatch) -> dict[str, Any
     endpoint = Endpoint.objects.create(
         user=alice, url="https://1.1.1.1/hook", events=["turn.due"], sealed_secret=seal("whsec_eA==")
     )
-    return {"token": alice_token, "game_id": game.pk, "webhook_id": endpoint.pk}
+    return {"token": alice_token, "game_id": game.pk, "webhook_id": endpoint.pk, "player_id": alice.pk}
 
 
 @pytest.fixture
@@ -158,7 +159,9 @@ def _request(world: dict[str, Any], item: Input, *, bad: str | None, header: tup
     elif header is not None:
         headers[header[0]] = header[1]
     client = APIClient(raise_request_exception=False)
-    path = item.path.format(game_id=world["game_id"], webhook_id=world["webhook_id"])
+    path = item.path.format(
+        game_id=world["game_id"], webhook_id=world["webhook_id"], player_id=world["player_id"], ladder="palace"
+    )
     extra = {"HTTP_" + name.upper().replace("-", "_"): value for name, value in headers.items()}
     if query:
         path += "?" + "&".join(f"{name}={_quote(value)}" for name, value in query.items())

@@ -12,7 +12,12 @@ battles and showdowns), when every event is phrased as each seat, a spectator an
   names it), and no line lists a card twice (with two decks, no card more than twice);
 - a line shows only cards its viewer receives in that event; a group hidden from some viewer was phrased both
   ways (listed to those who see it, counted to the others);
-- a showdown's line names the hand and lists its (up to) five cards, then the palace cards it does not use.
+- no line holds a raw card code (``Th``): a card is drawn, or written as its face (``10♥``);
+- every line says who, what and how much: the seat the event concerns and every seat, count, amount and text
+  its fields hold (each of a few documented exceptions, ``UNSAID``, with the reason it is left out);
+- a line that shows a palace with the hand it makes (at a showdown to all, in a battle to the other side) names
+  the hand and lists its (up to) five cards as the engine's evaluator chose them, then the palace cards it does
+  not use: each card once, and no other card.
 """
 
 from __future__ import annotations
@@ -28,10 +33,12 @@ import pytest
 from games.engine.bots import get_bot
 from games.engine.cards import parse_cards
 from games.engine.chance import prearranged, sample_shuffle
-from games.engine.event_fields import PUBLIC
-from games.engine.phrasing import Cards, Line, Names
+from games.engine.evaluator import best_hand
+from games.engine.event_fields import INT, INTS, PER_SEAT, PUBLIC, SEAT, SEATS, TEXT, EventSpec
+from games.engine.phrasing import NUMBER_WORDS, Cards, Line, Names, ordinal
 from games.engine.protocol import SPECTATOR, STAFF, Action
 from games.engine.registry import KINDS
+from games.selectors.words import seat_name
 from tests.games.api.test_event_schema import MAX_STEPS, RARE, Scenario, decision, moved, random_scenario
 from tests.games.engine.poker.helpers import deck_starting_with
 
@@ -39,13 +46,67 @@ GAMES_PER_KIND = 60
 BOT_RATE = 0.5
 """The chance that a game has bot seats (half its seats, each a ``basic`` or ``random`` bot)."""
 SNAKE = re.compile(r"\b[a-z]+(?:_[a-z]+)+\b")
+CARD_CODE = re.compile(r"\b[2-9TJQKA][cdhs]\b")
 FORBIDDEN = ("?", "None", "{", "}")
+UNSAID: dict[tuple[str, str], tuple[str | None, str]] = {
+    ("shuffle", "number"): (None, "the shuffle's number in the match: staff find it in the hand histories"),
+    ("hand_started", "seats"): (None, "the deal order: the ante, banner and palace lines after it name each seat"),
+    ("match_ended", "stacks"): ("scores", "under `points` chips are out of play: the line says the scores"),
+}
+"""(event type, field) -> (the field whose presence leaves it out, else ``None`` for always; why its line does
+not say it)."""
 
 
 def names_for(seats: int, bots: dict[int, str]) -> Names:
     """People's names, and the server's one naming for a bot's seat (``games.selectors.words.seat_name``)."""
     people = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy"]
-    return Names({seat: f"bot {seat} ({bots[seat]})" if seat in bots else people[seat] for seat in range(seats)})
+    return Names(
+        {
+            seat: seat_name(seat, player=None if seat in bots else people[seat], bot=bots.get(seat))
+            for seat in range(seats)
+        }
+    )
+
+
+def says_number(text: str, number: int) -> bool:
+    """Whether ``text`` says ``number``: in digits, in words (``three``) or as a place (``third``)."""
+    words = [str(number), ordinal(number), *NUMBER_WORDS[number : number + 1]]
+    return any(re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", text, re.IGNORECASE) for word in words)
+
+
+def unsaid(spec: EventSpec, event: dict[str, Any], line: Line, names: Names) -> list[str]:
+    """The fields of ``event`` (as its viewer got it) that its ``line`` leaves out: who (the seat, a target, a
+    loser...), how much (chips, counts, scores, places) or what (a hand's name). A zero says nothing, a
+    ``count`` may be said by the cards listed, a ``position`` (from 0) as a place (``first``)."""
+    text = line.text
+    missing = [] if event.get("seat") is None or names(event["seat"]) in text else ["seat"]
+    for field in spec.fields:
+        if field.name not in event:
+            continue
+        if (spec.type, field.name) in UNSAID:
+            unless, _ = UNSAID[spec.type, field.name]
+            if unless is None or unless in event:
+                continue
+        value = event[field.name]
+        if field.kind == SEAT:
+            said = names(value) in text
+        elif field.kind == SEATS:
+            said = all(names(seat) in text for seat in value)
+        elif field.kind == INTS:
+            said = all(f"{names(seat)} {number}" in text for seat, number in enumerate(value))
+        elif field.kind == PER_SEAT:
+            said = all(names(int(seat)) in text and (not n or says_number(text, n)) for seat, n in value.items())
+        elif field.kind == INT:
+            shown = field.name == "count" and len(line.cards) == value
+            place = field.name == "position" and says_number(text, value + 1)
+            said = not value or shown or place or says_number(text, value)
+        elif field.kind == TEXT:
+            said = value in text
+        else:
+            continue
+        if not said:
+            missing.append(field.name)
+    return missing
 
 
 def bot_seats(scenario: Scenario, rng: random.Random) -> dict[int, str]:
@@ -103,13 +164,17 @@ class Phrased:
         self.types: dict[str, set[str]] = defaultdict(set)
         self.hidden_ways: dict[tuple[str, str, str], set[str]] = defaultdict(set)
         self.lines = 0
-        self.showdowns = 0
+        self.shown_hands: Counter[str] = Counter()
 
-    def check(self, kind: str, event: dict[str, Any], line: Line, where: str, *, decks: int = 1) -> None:
-        text = line.text
+    def check(self, kind: str, event: dict[str, Any], line: Line, names: Names, where: str, *, decks: int = 1) -> None:
+        text, spec = line.text, next(spec for spec in KINDS[kind].events if spec.type == event["type"])
         for bad in FORBIDDEN:
             assert bad not in text, f"{where}: {bad!r} in {text!r}"
         assert not SNAKE.search(text), f"{where}: a code in {text!r}"
+        assert not CARD_CODE.search(text), f"{where}: a card code in {text!r}"
+        assert not unsaid(spec, event, line, names), f"{where}: {text!r} leaves out {unsaid(spec, event, line, names)}"
+        for name in (event.get("hand_names") or {}).values():
+            assert name in text, f"{where}: {text!r} does not name the hand, {name}"
         # Two decks (the shedding game's ``decks`` option) hold each card twice: a pile may too.
         assert max(Counter(line.cards).values(), default=0) <= decks, f"{where}: a card listed twice in {text!r}"
         assert set(line.cards) <= shown_to(event), f"{where}: {text!r} shows a card the viewer does not get"
@@ -128,14 +193,24 @@ class Phrased:
         for name in event.get("unseen") or {}:
             self.hidden_ways[kind, event["type"], name].add("counted")
 
-    def check_showdown(self, event: dict[str, Any], line: Line, where: str) -> None:
-        """palace-poker.txt, "Winning the Pot": every palace shown, the best hand named with its five cards."""
-        hand, palace = event["cards"]["hand"], event["cards"]["palace"]
-        assert event["hand"] in line.text, where
+    def check_shown_hand(self, event: dict[str, Any], line: Line, where: str, *, wild: bool) -> None:
+        """palace-poker.txt, "Call" and "Winning the Pot": a palace shown with the hand it makes (in a battle
+        without the other side's banner suit), the hand named and then its (up to) five cards, the evaluator's,
+        then the palace cards it leaves out; each once and no other."""
+        cards = event.get("cards") or {}
+        hand = [code for code in cards.get("hand", []) if code is not None]
+        if not hand:
+            return
+        palace = cards["palace"]
+        name = event["hand"] if "hand" in event else event["hand_names"]["palace"]
+        assert f"{name}, " in line.text, f"{where}: {line.text!r}"
         runs = [piece.codes for piece in line.pieces if isinstance(piece, Cards)]
         assert runs[0] == tuple(hand) and len(hand) <= 5, f"{where}: {line.text!r}"
         assert sorted(line.cards) == sorted(set(hand) | set(palace)), f"{where}: {line.text!r}"
-        self.showdowns += 1
+        if not wild:
+            # The name and the cards are one fact, the evaluator's: these cards make that hand.
+            assert best_hand(parse_cards(hand)).name == name, f"{where}: {line.text!r}"
+        self.shown_hands["battle" if "to" in event else "showdown"] += 1
 
 
 @pytest.fixture(scope="module")
@@ -152,10 +227,11 @@ def phrased() -> Phrased:
                     received = event.view_json(viewer)
                     where = f"{scenario}, step {step}, {event.type} for {viewer!r}"
                     line = parts.phrase(received, names)
-                    seen.check(scenario.kind, received, line, where, decks=scenario.options.get("decks", 1))
+                    seen.check(scenario.kind, received, line, names, where, decks=scenario.options.get("decks", 1))
                     seen.note_groups(scenario.kind, received, line)
-                    if event.type == "palace_shown" and "to" not in received:
-                        seen.check_showdown(received, line, where)
+                    if event.type == "palace_shown":
+                        wild = bool(scenario.options.get("kings_in_the_house"))
+                        seen.check_shown_hand(received, line, where, wild=wild)
     return seen
 
 
@@ -185,5 +261,14 @@ def test_a_group_some_viewers_may_not_see_is_listed_to_them_and_counted_to_the_o
             assert "listed" in ways, f"{kind} {spec.type}.{group.name} was never listed to who sees it"
 
 
-def test_showdown_lines_name_the_hand_and_its_five_cards(phrased: Phrased) -> None:
-    assert phrased.showdowns > 10
+def test_showdown_and_battle_lines_name_the_hand_and_its_five_cards(phrased: Phrased) -> None:
+    assert phrased.shown_hands["showdown"] > 10 and phrased.shown_hands["battle"] > 10, phrased.shown_hands
+
+
+def test_a_battle_logged_before_hands_carried_their_cards_still_reads() -> None:
+    """A ``palace_shown`` of a battle stored before the event carried the hand's cards (README, Changelog): the
+    palace and the hand's name, nothing made up."""
+    event = {"type": "palace_shown", "seat": 0, "to": 1, "cards": {"palace": ["Qd", "Qc", "8s"]}}
+    event["hand_names"] = {"palace": "three queens"}
+    line = KINDS["palace-poker"].phrase(event, Names({0: "frank", 1: "brad"}))
+    assert line.text == "frank shows brad the palace cards Q\u2666 Q\u2663 8\u2660: three queens"

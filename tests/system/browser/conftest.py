@@ -40,10 +40,10 @@ pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium installed 
 @pytest.fixture
 def server(transactional_db, settings) -> Iterator[str]:
     """The site on 127.0.0.1 and a free port (Django's threaded WSGI live server over the test database), its
-    tables polling fast. A WSGI server cannot hold an event stream open, so the pages poll here
-    (``WEB_LIVE_STREAM`` off); tests/system/streams/ and the run-command test read the streams under uvicorn."""
+    tables polling fast. A WSGI server cannot hold an event stream open, so the pages poll here, as under
+    ``runserver`` (``WEB_LIVE_STREAM`` at its default: the pages name no stream under WSGI); test_live_stream.py
+    runs the pages under uvicorn, where they follow the stream."""
     settings.WEB_POLL_SECONDS = 0.25
-    settings.WEB_LIVE_STREAM = False
     settings.DEBUG = False
     live = LiveServer("127.0.0.1:0")
     try:

@@ -20,12 +20,13 @@ from games.engine.bots.poker_search import PokerSearchRules
 from games.engine.bots.random_bot import RandomBot
 from games.engine.bots.search import FlatMonteCarloBot, SearchBot, shuffled, to_action
 from games.engine.bots.shedding_basic import ShedBasicBot
-from games.engine.bots.shedding_search import ShedSearchRules
+from games.engine.bots.shedding_search import ShedSearchRules, basic_action
 from games.engine.errors import EngineError
 from games.engine.poker import PALACE_POKER
 from games.engine.poker.state import PokerState
 from games.engine.protocol import Action
 from games.engine.shedding import PALACE
+from games.engine.shedding.legal import legal_actions
 from games.engine.shedding.state import PLAY, ShedState
 
 DECISIONS = 5_000
@@ -49,6 +50,7 @@ class _Shallow:
     def __init__(self, rules: Any) -> None:
         self.rules = rules
         self.game, self.policy, self.epsilon = rules.game, rules.policy, rules.epsilon
+        self.anchor_z = rules.anchor_z
 
     def candidates(self, view, rng):
         return self.rules.candidates(view, rng)
@@ -198,3 +200,17 @@ def test_the_search_refuses_a_view_without_its_decision():
     with pytest.raises(EngineError) as info:
         SearchBot(ShedSearchRules(), seconds=None, iterations=2).choose(PALACE.view(state, 0), random.Random(0))
     assert info.value.code == "no_decision"
+
+
+def test_the_rollouts_native_basic_decides_as_the_basic_bot():
+    """Given random positions of Palace's play phase (palace-shedding-a.txt ¶11-20 as the engine
+    implements them), when the rollout's ``basic_action`` decides from the engine's legal entries, then it
+    takes the action ``ShedBasicBot`` takes from the seat's view."""
+    bot, compared = ShedBasicBot(), 0
+    for state, seat, view in _decisions("palace", 3_000, seed=11):
+        if state.phase != PLAY:
+            continue
+        native = basic_action(legal_actions(state, seat), seat, state.turn, len(state.pile))
+        assert native == to_action(seat, bot.choose(view, random.Random(0)))
+        compared += 1
+    assert compared > 1_000

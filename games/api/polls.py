@@ -1,0 +1,208 @@
+"""The poll gate: a current ``If-None-Match`` of ``me/turns/`` or the game view answered ``304`` on the event loop,
+before Django, from two Redis reads.
+
+A thousand clients polling every half second send two thousand requests a second, nearly all asking whether
+anything changed. Through Django each one costs a thread of its own under ASGI, the token's database check and
+DRF's dispatch: milliseconds of CPU, which two cores cannot give two thousand times a second. The gate answers
+them in tens of microseconds and sends everything else (a first request, a stale tag, anything it is unsure of)
+on to Django, which answers as it always did.
+
+What the gate checks, all in one ``MGET`` on the shared cache's Redis (``settings.VIEW_VERSIONS_CACHE``):
+
+- the tag's version token is still current (``games.selectors.versions``: the same check as the views make);
+- the caller's token has a *poll pass* for the user (and staff flag) the tag names. Django writes the pass
+  (``remember_poller``) each time it answers one of these views to a caller it authenticated by token (knox's
+  check, in full); the pass lives ``POLL_PASS_SECONDS`` and the gate never renews it. So a revoked or logged-out
+  token gets ``304``s (which tell nothing but "no change") for at most that long after its last full check, and
+  then Django's ``401``; and every poller passes through Django's full check at least that often.
+
+Nothing is sent on when the gate answers: no throttle counts the request (it costs less than the throttle's own
+cache round trips). The gate is off (every request goes to Django) unless the shared cache is Django's
+``RedisCache``; a Redis error sends the request to Django and quiets the gate for ``QUIET_AFTER_ERROR`` seconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import re
+import time
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+from django.conf import settings
+from django.core.cache.backends.redis import RedisSerializer
+from rest_framework.authentication import get_authorization_header
+from rest_framework.request import Request
+
+from games.selectors.versions import game_key, turns_key, versions_cache
+from players.auth import TokenAuthentication
+
+Scope = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
+Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+POLL_PASS_SECONDS = 30
+"""How long a token's poll pass lives after Django last authenticated it: the longest a revoked token still gets
+``304``s from the gate, and the longest a poller goes without Django's full check."""
+QUIET_AFTER_ERROR = 5.0
+REDIS_TIMEOUT = 2.0
+"""Seconds to connect to Redis or wait for its answer; past them Django answers, and the gate rests."""
+REDIS_CONNECTIONS = 32
+"""Redis connections per web process for the gate; an answer holds one for one round trip."""
+REDIS_BACKEND = "django.core.cache.backends.redis.RedisCache"
+
+_TURNS_PATH = "/api/v1/me/turns/"
+_GAME_PATH = re.compile(r"/api/v1/games/([0-9]{1,18})/")
+_TURNS_TAG = re.compile(r'"tv([0-9]{1,18})-([0-9a-f]{16})"')
+_GAME_TAG = re.compile(r'"gv([0-9]{1,18})-([0-9a-f]{16})-(u[0-9]{1,18}s?)"')
+_SCHEMES = (b"token", b"bearer")
+_HEADERS = [
+    (b"vary", b"Authorization, Accept"),
+    (b"content-length", b"0"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"same-origin"),
+]
+
+_SERIALIZER = RedisSerializer()
+"""How Django's Redis cache stores a value (a string pickled): the gate reads the values the cache wrote."""
+
+request_log = logging.getLogger("palace.requests")
+logger = logging.getLogger(__name__)
+
+
+def pass_key(token: bytes) -> str:
+    """The cache key of the poll pass of the API token ``token`` (its SHA-256: the key never holds the token)."""
+    return f"palace:poll:{hashlib.sha256(token).hexdigest()}"
+
+
+def viewer_mark(user: Any) -> str:
+    """What a poll pass holds, and a game view's tag ends with: ``u<user id>``, ``s`` added for staff."""
+    return f"u{user.pk}{'s' if getattr(user, 'is_staff', False) else ''}"
+
+
+def _bearer(header: bytes) -> bytes | None:
+    """The token of an ``Authorization: Token <t>`` (or ``Bearer``) header, or ``None`` for any other shape."""
+    parts = header.split()
+    if len(parts) != 2 or parts[0].lower() not in _SCHEMES or not parts[1].isascii():
+        return None
+    return parts[1]
+
+
+def remember_poller(request: Request) -> None:
+    """Give the caller's API token a poll pass for ``POLL_PASS_SECONDS``: called by the two views once DRF has
+    authenticated the request. Nothing for a session (no token to tie the pass to) or without the gate's Redis;
+    a cache error is logged, never raised."""
+    cache = _gate_cache()
+    token = _bearer(get_authorization_header(request))
+    if cache is None or token is None or not isinstance(request.successful_authenticator, TokenAuthentication):
+        return
+    try:
+        cache.set(pass_key(token), viewer_mark(request.user), timeout=POLL_PASS_SECONDS)
+    except Exception:  # any cache or socket error: the answer stands, the next poll goes through Django
+        logger.warning("poll gate: could not write a poll pass", exc_info=True)
+
+
+def _gate_cache() -> Any:
+    """The shared cache, if it is Django's Redis cache (the gate reads it with its own Redis client)."""
+    alias = getattr(settings, "VIEW_VERSIONS_CACHE", None)
+    if alias is None or settings.CACHES[alias]["BACKEND"] != REDIS_BACKEND:
+        return None
+    return versions_cache()
+
+
+class Question:
+    """A poll the gate may answer: the version token's key and the token the tag names, the marks a poll pass
+    must hold, the tag itself, and the caller's API token."""
+
+    __slots__ = ("key", "marks", "tag", "token", "version")
+
+    def __init__(self, *, key: str, version: str, marks: tuple[str, ...], tag: str, token: bytes) -> None:
+        self.key, self.version, self.marks, self.tag, self.token = key, version, marks, tag, token
+
+
+def question_of(scope: Scope) -> Question | None:
+    """The poll in ``scope``, or ``None`` for anything the gate leaves to Django: only a GET of one of the two
+    paths with no query string, an API token, and one tag of the versions' shape in ``If-None-Match``."""
+    if scope["type"] != "http" or scope["method"] != "GET" or scope.get("query_string"):
+        return None
+    headers = dict(scope["headers"])
+    token = _bearer(headers.get(b"authorization", b""))
+    tag = headers.get(b"if-none-match", b"").decode("latin-1").strip()
+    if token is None or not tag:
+        return None
+    path = scope["path"]
+    if path == _TURNS_PATH and (turns := _TURNS_TAG.fullmatch(tag)):
+        # me/turns/ is the same for a staff user: either pass of the user will do.
+        marks = (f"u{turns[1]}", f"u{turns[1]}s")
+        return Question(key=turns_key(int(turns[1])), version=turns[2], marks=marks, tag=tag, token=token)
+    game_path, game = _GAME_PATH.fullmatch(path), _GAME_TAG.fullmatch(tag)
+    if game_path and game and game_path[1] == game[1]:
+        return Question(key=game_key(int(game[1])), version=game[2], marks=(game[3],), tag=tag, token=token)
+    return None
+
+
+class PollGate:
+    """ASGI middleware around Django: answers a current conditional poll (see the module docstring)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+        self._redis: Any = None
+        self._slots = asyncio.Semaphore(REDIS_CONNECTIONS)
+        self._quiet_until = 0.0
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        question = question_of(scope)
+        if question is None or not await self._current(question):
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        headers = [(b"etag", question.tag.encode()), *_HEADERS]
+        await send({"type": "http.response.start", "status": 304, "headers": headers})
+        await send({"type": "http.response.body", "body": b""})
+        request_log.info(
+            "GET %s 304 %.1fms user=%s game=- via=gate",
+            scope["path"],
+            (time.perf_counter() - started) * 1000,
+            question.marks[0][1:],
+        )
+
+    async def _current(self, question: Question) -> bool:
+        """Whether the tag's version token is current and the caller's API token holds a pass for one of its
+        marks. ``False`` on any doubt: no gate, Redis quiet after an error, or failing now."""
+        cache = _gate_cache()
+        if cache is None or time.monotonic() < self._quiet_until:
+            return False
+        keys = cache.make_key(question.key), cache.make_key(pass_key(question.token))
+        try:
+            client = self._client(cache)
+            # A place per pooled connection, handed out in turn: a burst of polls queues here, never finding the
+            # pool empty (which redis-py reports as an error after a wait, as if Redis were down).
+            async with self._slots:
+                version, held = await client.mget(*keys)
+        except Exception:  # any Redis or socket error: Django answers, as without the gate
+            self._quiet_until = time.monotonic() + QUIET_AFTER_ERROR
+            logger.warning("poll gate: Redis unavailable, polls go through Django", exc_info=True)
+            return False
+        if version is None or held is None:
+            return False
+        return _SERIALIZER.loads(version) == question.version and _SERIALIZER.loads(held) in question.marks
+
+    def _client(self, cache: Any) -> Any:
+        """This process's Redis client for the gate, made on first use (in the server's event loop)."""
+        if self._redis is None:
+            import redis.asyncio
+
+            location = settings.CACHES[settings.VIEW_VERSIONS_CACHE]["LOCATION"]
+            url = (location[0] if isinstance(location, list | tuple) else location.split(",")[0]).strip()
+            pool = redis.asyncio.ConnectionPool.from_url(
+                url,
+                max_connections=REDIS_CONNECTIONS,
+                socket_timeout=REDIS_TIMEOUT,
+                socket_connect_timeout=REDIS_TIMEOUT,
+            )
+            self._redis = redis.asyncio.Redis(connection_pool=pool)
+        return self._redis

@@ -1,0 +1,1 @@
+"""The only writers of ratings: rating a finished game (``rate``) and recomputing every rating (``recompute``)."""

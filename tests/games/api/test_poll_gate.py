@@ -1,0 +1,168 @@
+"""The poll gate (games/api/polls.py): a current conditional poll answered 304 before Django, from Redis alone.
+
+Run against the suite's Redis (``CELERY_BROKER_URL``; ``.ci/run`` sets one): the gate reads what Django's Redis
+cache wrote, with a client of its own. Each test's keys carry a prefix of its own and are deleted after it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from typing import Any
+
+import pytest
+from django.core.cache import caches
+from rest_framework.test import APIClient
+
+from games.api.polls import POLL_PASS_SECONDS, PollGate, pass_key
+from games.services.versions import views_changed
+from tests.games.api.table import create_table
+
+pytestmark = pytest.mark.django_db
+
+HEADS_UP = {"betting": "limit", "small_bet": 5, "big_bet": 10, "first_dealer": 1}
+TURNS = "/api/v1/me/turns/"
+
+
+@pytest.fixture
+def gate_redis(settings, isolated_cache):
+    """Django's cache on the suite's Redis, holding the view versions, under a key prefix of this test's own."""
+    broker = settings.CELERY_BROKER_URL
+    if not broker.startswith("redis://"):
+        pytest.skip("the poll gate reads Redis: set CELERY_BROKER_URL to a Redis server (.ci/run does)")
+    prefix = f"palace-test-{uuid.uuid4().hex[:12]}"
+    backend = "django.core.cache.backends.redis.RedisCache"
+    settings.CACHES = {"default": {"BACKEND": backend, "LOCATION": broker, "KEY_PREFIX": prefix}}
+    settings.VIEW_VERSIONS_CACHE = "default"
+    yield
+    client = caches["default"]._cache.get_client(write=True)
+    for key in client.scan_iter(match=f"{prefix}:*"):
+        client.delete(key)
+    # Back to a per-process cache before isolated_cache's clean-up, which clears the default cache.
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+
+@pytest.fixture
+def alice(gate_redis, make_player):
+    """alice's user, token and client (token authentication, as a poller's)."""
+    user, token = make_player("alice")
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    return user, token, client
+
+
+class Inner:
+    """Django's place behind the gate: counts the requests it is given."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        self.calls += 1
+        await send({"type": "http.response.start", "status": 299, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+
+
+def ask(path: str, token: str, tag: str, *, query: bytes = b"", scheme: str = "Token") -> tuple[int, dict, int]:
+    """One GET through a new gate: (status, headers, how many requests reached Django)."""
+    inner, sent = Inner(), []
+    headers = [(b"authorization", f"{scheme} {token}".encode()), (b"if-none-match", tag.encode())]
+    scope = {"type": "http", "method": "GET", "path": path, "query_string": query, "headers": headers}
+
+    async def receive() -> dict:
+        return {"type": "http.request", "body": b""}
+
+    async def send(message: dict) -> None:
+        sent.append(message)
+
+    asyncio.run(PollGate(inner)(scope, receive, send))
+    return sent[0]["status"], dict(sent[0]["headers"]), inner.calls
+
+
+def test_a_current_poll_is_answered_before_django(alice):
+    """Given alice's tag from Django (which gave her token a poll pass), when she sends it back, then the gate
+    answers 304 with the same tag, and Django never sees the request; Bearer works as Token does."""
+    _, token, client = alice
+    tag = client.get(TURNS).headers["ETag"]
+    status, headers, reached = ask(TURNS, token, tag)
+    assert (status, headers[b"etag"].decode(), reached) == (304, tag, 0)
+    assert ask(TURNS, token, tag, scheme="Bearer")[2] == 0
+
+
+def test_a_stale_tag_goes_to_django(alice):
+    user, token, client = alice
+    tag = client.get(TURNS).headers["ETag"]
+    assert views_changed(game_id=1, players=[user.pk])
+    assert ask(TURNS, token, tag)[2] == 1
+
+
+def test_a_token_without_a_pass_goes_to_django(alice, make_player):
+    """A token Django has not checked lately (no pass), or another player's token with alice's tag: Django
+    answers, which authenticates in full (a revoked token gets its 401 there)."""
+    _, token, client = alice
+    tag = client.get(TURNS).headers["ETag"]
+    _, other = make_player("bob")
+    assert ask(TURNS, other, tag)[2] == 1, "bob's token holds no pass for alice"
+    caches["default"].delete(pass_key(token.encode()))
+    assert ask(TURNS, token, tag)[2] == 1, "the pass expired: Django checks the token again"
+
+
+def test_the_pass_lives_a_bounded_time(alice):
+    _, token, client = alice
+    client.get(TURNS)
+    cache = caches["default"]
+    ttl = cache._cache.get_client().ttl(cache.make_key(pass_key(token.encode())))
+    assert 0 < ttl <= POLL_PASS_SECONDS
+
+
+def test_a_session_gets_no_pass(gate_redis, make_player):
+    """A caller signed in without a token (the browser's session) gets no pass: nothing ties one to him."""
+    user, token = make_player("carol")
+    client = APIClient()
+    client.force_authenticate(user)
+    client.get(TURNS)
+    assert caches["default"].get(pass_key(token.encode())) is None
+
+
+def test_the_game_view_is_gated_per_viewer(alice, make_player, django_capture_on_commit_callbacks):
+    """The game view's tag is alice's own: the gate answers it for her token only, for the path of its game, and
+    Django again once the game moved."""
+    user, token, client = alice
+    _, bob_token = make_player("bob")
+    bob = APIClient()
+    bob.credentials(HTTP_AUTHORIZATION=f"Token {bob_token}")
+    with django_capture_on_commit_callbacks(execute=True):
+        table = create_table(client, [client, bob], options=HEADS_UP)
+    url = f"/api/v1/games/{table.game_id}/"
+    tag = client.get(url).headers["ETag"]
+    bob.get(url)  # bob has a pass too, as himself
+    assert ask(url, token, tag)[:3:2] == (304, 0)
+    assert ask(url, bob_token, tag)[2] == 1, "bob's pass is not alice's"
+    assert ask(f"/api/v1/games/{table.game_id + 1}/", token, tag)[2] == 1, "another game's path"
+    with django_capture_on_commit_callbacks(execute=True):
+        table.act(0, "stay")
+    assert ask(url, token, tag)[2] == 1
+
+
+@pytest.mark.parametrize(
+    ("path", "tag", "query"),
+    [
+        (TURNS, '"t-0123456789abcdef"', b""),  # a tag from the database's path
+        (TURNS, '"tv1-0123456789abcdef", "tv1-0123456789abcdef"', b""),  # a list: Django decides
+        (TURNS, '"tv1-0123456789abcdef"', b"x=1"),  # a query string: Django's 400
+        ("/api/v1/games/", '"tv1-0123456789abcdef"', b""),
+    ],
+)
+def test_anything_else_goes_to_django(alice, path, tag, query):
+    _, token, _ = alice
+    assert ask(path, token, tag, query=query)[2] == 1
+
+
+def test_without_redis_the_gate_steps_aside(alice, settings):
+    """Redis unreachable: Django answers every request, and the gate raises nothing."""
+    _, token, client = alice
+    tag = client.get(TURNS).headers["ETag"]
+    working = settings.CACHES
+    settings.CACHES = {"default": {**working["default"], "LOCATION": "redis://127.0.0.1:9/0"}}
+    assert ask(TURNS, token, tag)[2] == 1
+    settings.CACHES = working  # for the clean-up of this test's keys
