@@ -35,7 +35,7 @@ import time
 from collections import defaultdict
 from typing import Any
 
-from benchmarks.bench_http import machine
+from benchmarks.harness import machine
 from games.engine.bots.base import Bot
 from games.engine.bots.poker_basic import PokerBasicBot
 from games.engine.bots.poker_heuristic import PointsHeuristicBot

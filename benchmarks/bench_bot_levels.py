@@ -28,8 +28,8 @@ import time
 from contextlib import ExitStack
 from pathlib import Path
 
-from benchmarks.bench_http import BenchError, machine
 from benchmarks.bench_state_load import database, setup_django
+from benchmarks.harness import BenchError, machine
 
 KINDS = {"palace": {"max_turns": 200}, "palace-poker": {"max_hands": 20}}
 """Each game's options: matches long enough that starting a new one is a small part of the run."""

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
 import sys
 import tempfile
 import threading
@@ -34,10 +33,11 @@ from urllib.parse import urlsplit
 import httpx
 import redis
 
-from benchmarks.bench_http import (
+from benchmarks.harness import (
     DEFAULT_DATABASE_URL,
     LOOPBACK_NAMES,
     BenchError,
+    CeleryWorker,
     Server,
     fresh_database,
     loopback_url,
@@ -54,14 +54,13 @@ TARGET_P99_MS = 50.0
 OPTIONS = {"first_dealer": 1, "starting_stack": 10**7, "small_bet": 1, "big_bet": 2, "max_hands": 10**6}
 
 
-def start_worker(env: dict[str, str], workdir: Path) -> subprocess.Popen[bytes]:
+def start_worker(env: dict[str, str], workdir: Path) -> CeleryWorker:
     level = os.environ.get("BENCH_WORKER_LOGLEVEL", "WARNING")  # INFO logs each task's run time
-    command = [sys.executable, "-m", "celery", "-A", "palace_api", "worker", "-P", "solo", "-l", level]
-    command += ["-I", "benchmarks.bench_tasks", "-n", f"bench-{uuid.uuid4().hex[:6]}@%h"]
-    log = open(workdir / "worker.log", "ab")
-    return subprocess.Popen(  # noqa: S603 - our own interpreter and fixed arguments
-        command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+    worker = CeleryWorker(
+        env=env, home=workdir, name="worker", pool="solo", loglevel=level, extra=["-I", "benchmarks.bench_tasks"]
     )
+    worker.start()
+    return worker
 
 
 def round_trips(app, client: redis.Redis, samples: int) -> list[float]:
@@ -200,8 +199,7 @@ def run(args: argparse.Namespace) -> int:
             moves, views = bot_throughput(server, args.duration)
         finally:
             server.stop()
-            worker.terminate()
-            worker.wait(timeout=30)
+            worker.stop(grace=30)
             if os.environ.get("BENCH_WORKER_LOG"):
                 Path(os.environ["BENCH_WORKER_LOG"]).write_bytes((workdir / "worker.log").read_bytes())
             client.flushdb()

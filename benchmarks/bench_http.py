@@ -1,18 +1,21 @@
 """Palace Poker played over loopback HTTP by concurrent clients, next to a bare Django + DRF ceiling.
 
-Run from the repository root, with PostgreSQL up (``DATABASE_URL`` names a loopback server and a role
-that may create databases; the default is CI's)::
+Run from the repository root, with PostgreSQL and Redis up (``DATABASE_URL`` names a loopback server and a role
+that may create databases; the default is CI's; ``BENCH_REDIS_URL`` the broker's Redis database, emptied at the
+start and the end, ``redis://127.0.0.1:6379/10`` by default)::
 
-    .venv/bin/python -m benchmarks.bench_http [--duration 10] [--warmup 3] [--clients 1,8]
+    .venv/bin/python -m benchmarks.bench_http [--duration 10] [--warmup 3] [--clients 1,8] [--shapes asgi,wsgi]
 
 One run, bounded in time and in requests, on 127.0.0.1 only:
 
 1. creates a fresh PostgreSQL database (``palace_bench_<pid>``) and runs ``manage.py migrate`` on it;
-2. starts two gunicorn servers, each ``-w 2`` sync workers on a free loopback port, persistent
-   database connections (``?conn_max_age=600`` in ``DATABASE_URL``), ``DEBUG=false``, throttles off:
-   the product (``palace_api.settings``) and the ceiling (``benchmarks.bare.settings``: the product's
-   settings plus ``POST /bare/``, which authenticates with the same knox token, parses the JSON body and
-   inserts one row in a transaction);
+2. for each server shape, first the one the Dockerfile ships (``asgi``: gunicorn with 2 uvicorn workers, a
+   database pool of at most 20 connections per process as docker-compose.yml's web service), then ``wsgi``
+   (gunicorn with 2 sync workers, persistent connections, ``?conn_max_age=600``), serves two apps that way on
+   free loopback ports through ``tests.servers``, ``DEBUG=false``, throttles off: the product
+   (``palace_api.settings``) and the ceiling (``benchmarks.bare.settings``: the product's settings plus
+   ``POST /bare/``, which authenticates with the same token authentication, parses the JSON body and inserts
+   one row in a transaction), then steps 3 and 4, then stops both;
 3. registers players and seats each game client at its own heads-up Palace Poker match (``first_dealer``
    0, large stacks, ``max_hands`` large), and gives each ceiling client a token;
 4. for each client count (1, then 8; threads, one ``httpx.Client`` each): the ceiling, then the game,
@@ -24,52 +27,85 @@ One run, bounded in time and in requests, on 127.0.0.1 only:
    A ceiling client loops ``POST /bare/``.
 5. counts with Django's ``CaptureQueriesContext`` the SQL queries of a few requests of each kind
    (in this process, Django's test client on the same database);
-6. stops both servers and drops the database, whatever happened.
+6. drops the database, whatever happened.
 
-It prints accepted actions/s and the p50/p99 latency of the ``POST .../actions/`` requests at each
-client count, the ceiling's inserts/s and latencies, and the ratios ours/ceiling. Exit 0 if every
-target is met, 1 if one is missed (ours >= 0.5 x the ceiling's throughput at each client count,
-POST p99 <= 15 ms at 1 client and <= 50 ms at 8), 2 if a request failed or the run could not be set up.
+It prints, per shape, accepted actions/s and the p50/p99 latency of the ``POST .../actions/`` requests at
+each client count, the ceiling's inserts/s and latencies, the ratios ours/ceiling, and the load average. Exit 0
+if every target is met on the shipped (ASGI) server, 1 if one is missed (ours >= 0.5 x the ceiling's
+throughput and ours/ceiling POST p99 <= 1.5, at each client count; the WSGI figures are printed beside, without
+targets), 2 if a request failed or the run could not be set up.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import platform
 import random
-import secrets
 import signal
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 import httpx
-import psycopg
-from psycopg import sql
 
-ROOT = Path(__file__).resolve().parent.parent
-HOST = "127.0.0.1"
-LOOPBACK_NAMES = {"127.0.0.1", "localhost", "::1"}
-DEFAULT_DATABASE_URL = "postgres://palace:palace-ci@127.0.0.1:5432/palace"
+from benchmarks.harness import (
+    DEFAULT_DATABASE_URL,
+    HOST,
+    LOOPBACK_NAMES,
+    BenchError,
+    Server,
+    choose_action,
+    free_port,
+    fresh_database,
+    load_average,
+    loopback_url,
+    machine,
+    migrate,
+    percentile,
+    ratio,
+    server_environment,
+    with_database,
+)
+
+# The names other benchmarks imported from here before ``benchmarks.harness`` held them.
+__all__ = [
+    "DEFAULT_DATABASE_URL",
+    "HOST",
+    "LOOPBACK_NAMES",
+    "BenchError",
+    "Server",
+    "choose_action",
+    "free_port",
+    "fresh_database",
+    "loopback_url",
+    "machine",
+    "migrate",
+    "percentile",
+    "server_environment",
+    "with_database",
+]
 
 TARGET_THROUGHPUT_RATIO = 0.5
-TARGET_P99_MS = {1: 15.0, 8: 50.0}
+"""Ours at least this fraction of the ceiling's accepted POSTs/s, on the shipped server, at every client count."""
+TARGET_P99_RATIO = 1.5
+"""Ours' POST p99 at most this multiple of the ceiling's, on the shipped server, at every client count."""
+SHAPES = ("asgi", "wsgi")
+"""The shipped server first (the Dockerfile's: gunicorn with uvicorn workers, a database pool), then gunicorn's
+sync workers with persistent connections (what this benchmark measured before), whose figures are printed beside."""
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/10"
+"""The broker's Redis database when ``BENCH_REDIS_URL`` is unset; the run empties it at its start and end."""
+POOL_SIZE = "20"
+"""``DATABASE_POOL_MAX_SIZE`` of the ASGI servers, as docker-compose.yml's web service."""
 
 HTTP_TIMEOUT = 10.0
 """Seconds any one request may take before the client gives up on it."""
-SERVER_START_TIMEOUT = 60.0
-MIGRATE_TIMEOUT = 300.0
 MAX_REQUESTS_PER_CLIENT = 200_000
 """A bound on each client's loop per phase, beside the time bound."""
 MAX_NEW_GAMES = 50
@@ -85,171 +121,6 @@ GAME_OPTIONS = {
     "first_dealer": 0,
     "max_hands": 10**6,
 }
-
-
-class BenchError(Exception):
-    """The run could not be set up, or a server misbehaved."""
-
-
-# --- the database ---
-
-
-def loopback_url(url: str) -> str:
-    """``url`` unchanged if it names a PostgreSQL server on loopback; refuses anything else."""
-    parts = urlsplit(url)
-    if parts.scheme not in ("postgres", "postgresql", "pgsql"):
-        raise BenchError(f"DATABASE_URL must name a PostgreSQL server (got scheme {parts.scheme!r})")
-    if (parts.hostname or "") not in LOOPBACK_NAMES:
-        raise BenchError(f"DATABASE_URL must name a server on loopback, not {parts.hostname!r}")
-    return url
-
-
-def with_database(url: str, name: str, query: str = "") -> str:
-    """``url`` pointing at database ``name``, with ``query`` as its query string."""
-    parts = urlsplit(url)
-    return urlunsplit((parts.scheme, parts.netloc, f"/{name}", query, ""))
-
-
-def libpq_url(url: str) -> str:
-    parts = urlsplit(url)
-    return urlunsplit(("postgresql", parts.netloc, parts.path, "", ""))
-
-
-@contextmanager
-def fresh_database(admin_url: str, name: str) -> Iterator[None]:
-    """Create database ``name`` (dropping a leftover of the same name first) and drop it on exit."""
-
-    def drop() -> None:
-        with psycopg.connect(libpq_url(admin_url), autocommit=True, connect_timeout=10) as conn:
-            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
-
-    drop()
-    with psycopg.connect(libpq_url(admin_url), autocommit=True, connect_timeout=10) as conn:
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-    try:
-        yield
-    finally:
-        drop()
-
-
-# --- the servers ---
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind((HOST, 0))
-        return sock.getsockname()[1]
-
-
-def server_environment(database_url: str, settings_module: str, workdir: Path) -> dict[str, str]:
-    """The servers' environment: the bench database with persistent connections, no debug, no throttles."""
-    env = {key: value for key, value in os.environ.items() if not key.startswith(("DJANGO_", "THROTTLE_"))}
-    env.update(
-        {
-            "DJANGO_SETTINGS_MODULE": settings_module,
-            "DATABASE_URL": database_url,
-            "SECRET_KEY": secrets.token_urlsafe(50),
-            "DEBUG": "false",
-            "ALLOWED_HOSTS": "127.0.0.1,testserver",
-            "THROTTLE_USER": "none",
-            "THROTTLE_ANON": "none",
-            "THROTTLE_REGISTER": "none",
-            "THROTTLE_LOGIN": "none",
-            "CACHE_URL": "locmemcache://",
-            # Nothing here queues a task (no bots, no turn timeouts); if something did, it stays in this run.
-            "CELERY_BROKER_URL": f"sqla+sqlite:///{workdir / 'broker.sqlite3'}",
-            "PYTHONDONTWRITEBYTECODE": "1",
-        }
-    )
-    return env
-
-
-class Server:
-    """``gunicorn palace_api.wsgi -w 2 -b 127.0.0.1:<port>`` in its own process group."""
-
-    def __init__(self, name: str, env: dict[str, str], workdir: Path, workers: int = 2) -> None:
-        self.name = name
-        self.env = env
-        self.port = free_port()
-        self.log_path = workdir / f"gunicorn-{name}.log"
-        self.workers = workers
-        self.process: subprocess.Popen[bytes] | None = None
-
-    @property
-    def base_url(self) -> str:
-        return f"http://{HOST}:{self.port}"
-
-    def start(self) -> None:
-        command = [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "palace_api.wsgi",
-            "--workers",
-            str(self.workers),
-            "--worker-class",
-            "sync",
-            "--bind",
-            f"{HOST}:{self.port}",
-            "--timeout",
-            "30",
-            "--graceful-timeout",
-            "5",
-            "--error-logfile",
-            str(self.log_path),
-        ]
-        with open(self.log_path, "ab") as log:
-            self.process = subprocess.Popen(  # noqa: S603 - our own interpreter and fixed arguments
-                command, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
-            )
-        deadline = time.monotonic() + SERVER_START_TIMEOUT
-        with httpx.Client(base_url=self.base_url, trust_env=False, timeout=2.0) as client:
-            while time.monotonic() < deadline:
-                if self.process.poll() is not None:
-                    raise BenchError(f"gunicorn ({self.name}) exited at start:\n{self.log_tail()}")
-                try:
-                    if client.get("/api/v1/me/").status_code == 401:
-                        return
-                except httpx.TransportError:
-                    pass
-                time.sleep(0.2)
-        raise BenchError(f"gunicorn ({self.name}) did not answer within {SERVER_START_TIMEOUT:.0f} s")
-
-    def stop(self) -> None:
-        """SIGTERM to the server's process group, SIGKILL if it is still there after 10 s."""
-        process, self.process = self.process, None
-        if process is None or process.poll() is not None:
-            return
-        for sig, wait in ((signal.SIGTERM, 10.0), (signal.SIGKILL, 5.0)):
-            try:
-                os.killpg(process.pid, sig)
-            except ProcessLookupError:
-                return
-            try:
-                process.wait(timeout=wait)
-                return
-            except subprocess.TimeoutExpired:
-                continue
-
-    def log_tail(self, lines: int = 30) -> str:
-        try:
-            return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
-        except OSError:
-            return "(no log)"
-
-
-def migrate(env: dict[str, str]) -> None:
-    result = subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--no-input", "-v", "0"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=MIGRATE_TIMEOUT,
-        check=False,
-    )
-    if result.returncode != 0:
-        raise BenchError(f"manage.py migrate failed:\n{result.stdout}\n{result.stderr}")
 
 
 # --- clients ---
@@ -298,27 +169,6 @@ def new_table(client: httpx.Client, tokens: list[str]) -> Table:
             f"take seat {seat}",
         )
     return Table(game_id=game["id"], tokens=tokens)
-
-
-def choose_action(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    """A cheap legal decision: mostly stay; sometimes buy (then keep every soldier the rules allow), bet
-    (then call, fold or raise), rarely fold the hand."""
-    legal = {action["type"]: action for action in view["legal_actions"]}
-    roll = rng.random()
-    if "call" in legal:  # a battle's responder
-        if "raise" in legal and roll < 0.1:
-            return {"type": "raise"}
-        return {"type": "call"} if roll < 0.75 else {"type": "fold"}
-    if set(legal) == {"discard"}:  # the discard step after a buy or a won battle
-        discard = legal["discard"]
-        return {"type": "discard", "cards": discard["cards"][: discard["min_cards"]]}
-    if "bet" in legal and roll < 0.15:
-        return {"type": "bet", "target": legal["bet"]["targets"][0]["seat"]}
-    if "buy" in legal and roll < 0.40:
-        return {"type": "buy"}
-    if roll > 0.98 and "fold" in legal:
-        return {"type": "fold"}
-    return {"type": "stay"}
 
 
 class Player:
@@ -458,15 +308,6 @@ class PhaseResult:
         return percentile(self.gets, q) * 1000 if self.gets else float("nan")
 
 
-def percentile(values: list[float], q: float) -> float:
-    """The ``q`` quantile (0..1) by the nearest-rank method; NaN for no values."""
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    index = max(0, min(len(ordered) - 1, int(q * len(ordered) + 0.5) - 1))
-    return ordered[index]
-
-
 def run_phase(label: str, players: list[Player], *, warmup: float, duration: float) -> PhaseResult:
     """Every player loops in its own thread for ``warmup + duration`` seconds; the last ``duration`` count."""
     barrier = threading.Barrier(len(players) + 1)
@@ -528,6 +369,9 @@ def count_queries(env: dict[str, str], tables: list[Table], bare_token: str, sho
     import django
 
     django.setup()
+    import logging
+
+    logging.getLogger("palace.requests").setLevel(logging.WARNING)  # a line per request would bury the figures
     from django.db import connection
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
@@ -572,58 +416,55 @@ def count_queries(env: dict[str, str], tables: list[Table], bare_token: str, sho
 # --- the run ---
 
 
-def machine() -> str:
-    model = "unknown CPU"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    return f"{os.cpu_count()} CPUs ({model}), Python {platform.python_version()}, load average {load:.2f}"
-
-
-def print_results(results: dict[tuple[str, int], PhaseResult], client_counts: list[int]) -> list[str]:
-    """Print the figures and ratios; return the missed targets."""
+def print_results(results: dict[tuple[str, str, int], PhaseResult], client_counts: list[int]) -> list[str]:
+    """Print the figures and ratios of each server shape; return the shipped server's missed targets."""
     print()
-    print(f"{'':28} {'clients':>7} {'accepted/s':>10} {'POST p50':>9} {'POST p99':>9} {'GET p50':>8} {'rejected':>8}")
-    for count in client_counts:
-        for label, name in (("ours", "ours (POST .../actions/)"), ("bare", "ceiling (POST /bare/)")):
-            r = results[(label, count)]
-            gets = f"{r.get_ms(0.5):6.2f}ms" if r.gets else f"{'-':>8}"
-            print(
-                f"{name:28} {count:7} {r.rate:10.1f} {r.post_ms(0.5):7.2f}ms {r.post_ms(0.99):7.2f}ms "
-                f"{gets} {r.rejected:8}"
-            )
-    print()
+    header = f"{'':30} {'clients':>7} {'accepted/s':>10} {'POST p50':>9} {'POST p99':>9} {'GET p50':>8} {'rejected':>8}"
     missed = []
-    for count in client_counts:
-        ours, bare = results[("ours", count)], results[("bare", count)]
-        ratio = ours.rate / bare.rate if bare.rate else float("nan")
-        requests = ours.accepted + len(ours.gets)
-        print(
-            f"{count} client(s): ours/ceiling throughput {ratio:.3f}x (target >= {TARGET_THROUGHPUT_RATIO}); "
-            f"ours/ceiling POST p50 {ours.post_ms(0.5) / bare.post_ms(0.5):.2f}x, "
-            f"p99 {ours.post_ms(0.99) / bare.post_ms(0.99):.2f}x; "
-            f"ours served {requests / ours.duration:.1f} requests/s ({len(ours.gets) / max(1, ours.accepted):.2f} "
-            f"GETs per action): {requests / ours.duration / bare.rate:.3f}x the ceiling's requests/s"
-        )
-        checks = [
-            (f"throughput ratio at {count} client(s)", ratio, TARGET_THROUGHPUT_RATIO, ratio >= TARGET_THROUGHPUT_RATIO)
-        ]
-        if count in TARGET_P99_MS:
-            p99 = ours.post_ms(0.99)
-            checks.append(
-                (f"POST p99 at {count} client(s) (ms)", p99, TARGET_P99_MS[count], p99 <= TARGET_P99_MS[count])
+    for shape in SHAPES:
+        if ("ours", shape, client_counts[0]) not in results:
+            continue
+        print(f"{SHAPE_NAMES[shape]}:\n{header}")
+        for count in client_counts:
+            for label, name in (("ours", "  ours (POST .../actions/)"), ("bare", "  ceiling (POST /bare/)")):
+                r = results[(label, shape, count)]
+                gets = f"{r.get_ms(0.5):6.2f}ms" if r.gets else f"{'-':>8}"
+                print(
+                    f"{name:30} {count:7} {r.rate:10.1f} {r.post_ms(0.5):7.2f}ms {r.post_ms(0.99):7.2f}ms "
+                    f"{gets} {r.rejected:8}"
+                )
+        for count in client_counts:
+            ours, bare = results[("ours", shape, count)], results[("bare", shape, count)]
+            throughput = ratio(ours.rate, bare.rate)
+            p99 = ratio(ours.post_ms(0.99), bare.post_ms(0.99))
+            requests = ours.accepted + len(ours.gets)
+            print(
+                f"  {count} client(s): ours/ceiling throughput {throughput:.3f}x, POST p50 "
+                f"{ratio(ours.post_ms(0.5), bare.post_ms(0.5)):.2f}x, p99 {p99:.2f}x; ours served "
+                f"{requests / ours.duration:.1f} requests/s "
+                f"({len(ours.gets) / max(1, ours.accepted):.2f} GETs per action)"
             )
-        for name, value, target, ok in checks:
-            sign = ">=" if "ratio" in name else "<="
-            print(f"  {'PASS' if ok else 'FAIL'}  {name}: {value:.2f} (target {sign} {target})")
-            if not ok:
-                missed.append(name)
+            if shape != SHAPES[0]:
+                continue  # the figures beside: no targets
+            for name, value, ok in (
+                (
+                    f"throughput ratio at {count} client(s) >= {TARGET_THROUGHPUT_RATIO}",
+                    throughput,
+                    throughput >= TARGET_THROUGHPUT_RATIO,
+                ),
+                (f"POST p99 ratio at {count} client(s) <= {TARGET_P99_RATIO}", p99, p99 <= TARGET_P99_RATIO),
+            ):
+                print(f"    {'PASS' if ok else 'FAIL'}  {name}: {value:.2f}")
+                if not ok:
+                    missed.append(name)
+        print()
     return missed
+
+
+SHAPE_NAMES = {
+    "asgi": "gunicorn + uvicorn workers, database pool (the Dockerfile's server; targets)",
+    "wsgi": "gunicorn sync workers, persistent connections (beside)",
+}
 
 
 def _interrupt(signum: int, frame: Any) -> None:
@@ -636,8 +477,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--warmup", type=float, default=3.0, help="uncounted seconds before each phase (default 3)")
     parser.add_argument("--clients", default="1,8", help="client counts, comma-separated (default 1,8)")
     parser.add_argument("--show-queries", action="store_true", help="print the SQL of one POST action")
+    parser.add_argument(
+        "--shapes", default=",".join(SHAPES), help="servers to measure, comma-separated (default asgi,wsgi)"
+    )
     args = parser.parse_args(argv)
     client_counts = sorted({int(part) for part in args.clients.split(",") if part.strip()})
+    args.shapes = [shape for shape in SHAPES if shape in args.shapes.split(",")]
+    if not args.shapes:
+        parser.error(f"--shapes: one or more of {', '.join(SHAPES)}")
     if not client_counts or min(client_counts) < 1 or max(client_counts) > 32:
         parser.error("--clients: 1 to 32")
     if not 0 < args.duration <= 120 or not 0 <= args.warmup <= 60:
@@ -657,51 +504,92 @@ def main(argv: list[str] | None = None) -> int:
         return 130
 
 
-def run(args: argparse.Namespace, client_counts: list[int], admin_url: str) -> int:
-    db_name = f"palace_bench_{os.getpid()}"
-    bench_url = with_database(admin_url, db_name, "conn_max_age=600")
+def measure_shape(
+    shape: str,
+    args: argparse.Namespace,
+    client_counts: list[int],
+    envs: dict[str, dict[str, str]],
+    workdir: Path,
+    counters: Counters,
+) -> tuple[dict[tuple[str, str, int], PhaseResult], list[Table], str]:
+    """Serve the product and the ceiling as ``shape`` (``tests.servers``), seat fresh tables, and run every phase.
+
+    Returns the phases' results, the tables played and a ceiling client's token (for counting queries)."""
+    results: dict[tuple[str, str, int], PhaseResult] = {}
     most = max(client_counts)
     with ExitStack() as stack:
-        workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="palace-bench-")))
-        print(f"Database {db_name} (dropped at the end); gunicorn logs in {workdir} (removed at the end)")
-        stack.enter_context(fresh_database(admin_url, db_name))
-        env_ours = server_environment(bench_url, "palace_api.settings", workdir)
-        env_bare = {**env_ours, "DJANGO_SETTINGS_MODULE": "benchmarks.bare.settings"}
-        migrate(env_bare)  # the product's tables and the ceiling's one table
-        servers = {"ours": Server("ours", env_ours, workdir), "bare": Server("bare", env_bare, workdir)}
+        servers = {label: Server(label, env, workdir, kind=shape) for label, env in envs.items()}
         for server in servers.values():
             stack.callback(server.stop)
             server.start()
-        print(f"gunicorn -w 2 (sync): ours on {servers['ours'].base_url}, ceiling on {servers['bare'].base_url}")
-
+        print(f"{shape}: ours on {servers['ours'].base_url}, ceiling on {servers['bare'].base_url}")
         with http_client(servers["ours"].base_url) as setup:
             tables = [
-                new_table(setup, [register(setup, f"p{number}s{seat}") for seat in range(2)]) for number in range(most)
+                new_table(setup, [register(setup, f"{shape}p{number}s{seat}") for seat in range(2)])
+                for number in range(most)
             ]
-            bare_tokens = [register(setup, f"bare{number}") for number in range(most)]
-        counters = Counters()
+            bare_tokens = [register(setup, f"{shape}bare{number}") for number in range(most)]
         game_players = [
             GamePlayer(servers["ours"].base_url, table, SEED + number, counters) for number, table in enumerate(tables)
         ]
         bare_players = [BarePlayer(servers["bare"].base_url, token) for token in bare_tokens]
         for player in [*game_players, *bare_players]:
             stack.callback(player.close)
-
-        results: dict[tuple[str, int], PhaseResult] = {}
         phases: list[tuple[str, list[Player]]] = [("bare", bare_players), ("ours", game_players)]
         for count in client_counts:
             for label, players in phases:
-                result = run_phase(f"{label}-{count}", players[:count], warmup=args.warmup, duration=args.duration)
-                results[(label, count)] = result
-                print(f"  {label:4} {count} client(s): {result.rate:7.1f}/s, POST p99 {result.post_ms(0.99):6.2f} ms")
-        for server in servers.values():
-            server.stop()
+                result = run_phase(
+                    f"{shape}-{label}-{count}", players[:count], warmup=args.warmup, duration=args.duration
+                )
+                results[(label, shape, count)] = result
+                print(
+                    f"  {shape} {label:4} {count} client(s): {result.rate:7.1f}/s, POST p99 "
+                    f"{result.post_ms(0.99):6.2f} ms (load average {load_average()})"
+                )
+    return results, tables, bare_tokens[0]
+
+
+def run(args: argparse.Namespace, client_counts: list[int], admin_url: str) -> int:
+    import redis
+
+    db_name = f"palace_bench_{os.getpid()}"
+    redis_url = os.environ.get("BENCH_REDIS_URL", DEFAULT_REDIS_URL)
+    if (urlsplit(redis_url).hostname or "") not in LOOPBACK_NAMES:
+        raise BenchError("BENCH_REDIS_URL must name a Redis server on loopback")
+    broker = redis.Redis.from_url(redis_url)
+    with ExitStack() as stack:
+        broker.flushdb()
+        stack.callback(broker.flushdb)
+        workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="palace-bench-")))
+        print(f"Database {db_name} (dropped at the end); server logs in {workdir} (removed at the end)")
+        stack.enter_context(fresh_database(admin_url, db_name))
+        wsgi_ours = server_environment(
+            with_database(admin_url, db_name, "conn_max_age=600"), "palace_api.settings", workdir
+        )
+        # The broker and the streams' fan-out on Redis, as docker-compose.yml: each action's publish costs what
+        # it costs there. No worker takes the messages; the database is emptied at the end.
+        wsgi_ours["CELERY_BROKER_URL"] = redis_url
+        asgi_ours = {
+            **wsgi_ours,
+            "DATABASE_URL": with_database(admin_url, db_name),
+            "DATABASE_POOL_MAX_SIZE": POOL_SIZE,
+        }
+        envs = {
+            shape: {"ours": env, "bare": {**env, "DJANGO_SETTINGS_MODULE": "benchmarks.bare.settings"}}
+            for shape, env in (("asgi", asgi_ours), ("wsgi", wsgi_ours))
+        }
+        migrate(envs["wsgi"]["bare"])  # the product's tables and the ceiling's one table
+        results: dict[tuple[str, str, int], PhaseResult] = {}
+        counters = Counters()
+        for shape in args.shapes:
+            measured, tables, bare_token = measure_shape(shape, args, client_counts, envs[shape], workdir, counters)
+            results.update(measured)
 
         missed = print_results(results, client_counts)
-        print(f"Load average after the measurements: {os.getloadavg()[0]:.2f} (other processes share the 2 cores)")
+        print(f"Load average after the measurements: {load_average()} (other processes share the CPUs)")
         if counters.new_games:
             print(f"Matches that ended and were replaced: {counters.new_games}")
-        queries = count_queries(env_bare, tables, bare_tokens[0], args.show_queries)
+        queries = count_queries(envs["wsgi"]["bare"], tables, bare_token, args.show_queries)
         print(
             "\nSQL queries per request (Django's test client, same database): "
             + ", ".join(f"{kind} {value:.1f}" for kind, value in queries.items())

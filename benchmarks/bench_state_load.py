@@ -42,7 +42,7 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
-from benchmarks.bench_http import (
+from benchmarks.harness import (
     DEFAULT_DATABASE_URL,
     BenchError,
     choose_action,

@@ -29,8 +29,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import signal
-import subprocess
 import sys
 import tempfile
 import threading
@@ -40,15 +38,13 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-import httpx
 import redis
 
-from benchmarks.bench_http import (
+from benchmarks.harness import (
     DEFAULT_DATABASE_URL,
-    HOST,
     LOOPBACK_NAMES,
     BenchError,
-    free_port,
+    WebServer,
     fresh_database,
     loopback_url,
     machine,
@@ -71,41 +67,23 @@ STREAMS_PER_PROCESS = 2500
 POLLERS_PER_PROCESS = 500
 
 
-class Server:
-    """The Dockerfile's command: gunicorn palace_api.asgi:application, ``workers`` uvicorn workers, own session."""
+class Server(WebServer):
+    """The Dockerfile's command (gunicorn, ``workers`` uvicorn workers) through ``tests.servers``, started at once;
+    its log is ``<workdir>/server.log``."""
 
     def __init__(self, env: dict[str, str], workdir: Path, *, workers: int) -> None:
-        self.port = free_port()
-        log = open(workdir / "server.log", "ab")
-        command = [sys.executable, "-m", "gunicorn", "palace_api.asgi:application"]
-        command += ["--worker-class", "uvicorn_worker.UvicornWorker", "--workers", str(workers)]
-        command += ["--bind", f"{HOST}:{self.port}", "--graceful-timeout", "10"]
-        self.process = subprocess.Popen(  # noqa: S603 - our own interpreter and fixed arguments
-            command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+        super().__init__(
+            env=env, home=workdir, kind="asgi", workers=workers, name="server", extra=["--graceful-timeout", "10"]
         )
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(f"{self.base}/api/schema/", timeout=5).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                raise BenchError("the server did not start")
-            time.sleep(0.3)
+        self.start()
 
     @property
     def base(self) -> str:
-        return f"http://{HOST}:{self.port}"
+        return self.url
 
-    def stop(self) -> None:
-        os.killpg(self.process.pid, signal.SIGTERM)
-        try:
-            self.process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            # Open streams hold a graceful shutdown for its whole timeout: the run is over, so no need to wait.
-            os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait(timeout=30)
+    def stop(self) -> None:  # type: ignore[override]
+        # Open streams hold a graceful shutdown for its whole timeout: the run is over, so 15 s is enough.
+        super().stop(grace=15)
 
 
 def rss_kib(pid: int) -> int:

@@ -29,7 +29,6 @@ import argparse
 import json
 import multiprocessing
 import os
-import subprocess
 import sys
 import tempfile
 import time
@@ -42,11 +41,12 @@ from urllib.parse import urlsplit
 
 import redis
 
-from benchmarks.bench_http import (
+from benchmarks.harness import (
     DEFAULT_DATABASE_URL,
     HOST,
     LOOPBACK_NAMES,
     BenchError,
+    CeleryWorker,
     fresh_database,
     loopback_url,
     machine,
@@ -116,30 +116,25 @@ def start_receiver() -> tuple[multiprocessing.Process, int, Any]:
     return process, int(ours.recv()), hits
 
 
-def start_workers(env: dict[str, str], workdir: Path) -> list[subprocess.Popen[bytes]]:
+def start_workers(env: dict[str, str], workdir: Path) -> list[CeleryWorker]:
     level = os.environ.get("BENCH_WORKER_LOGLEVEL", "WARNING")
-    base = [sys.executable, "-m", "celery", "-A", "palace_api", "worker", "-l", level]
-    commands = [
-        [*base, "-P", "solo", "-n", f"bench-games-{uuid.uuid4().hex[:6]}@%h"],
-        [*base, "-Q", "webhooks", "-P", "threads", "-c", "32", "-n", f"bench-hooks-{uuid.uuid4().hex[:6]}@%h"],
-    ]
-    processes = []
-    for index, command in enumerate(commands):
-        log = open(workdir / f"worker-{index}.log", "ab")
+    workers = [
+        CeleryWorker(env=env, home=workdir, name="worker-games", pool="solo", loglevel=level),
         # As palace.py run and docker-compose.yml: deliveries run at a lower CPU priority than the games.
-        nice = lower_priority if "webhooks" in command else None
-        processes.append(
-            subprocess.Popen(  # noqa: S603 - our own interpreter and fixed arguments
-                command,
-                cwd=ROOT,
-                env=env,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-                preexec_fn=nice,
-            )
-        )
-    return processes
+        CeleryWorker(
+            env=env,
+            home=workdir,
+            name="worker-hooks",
+            queues="webhooks",
+            pool="threads",
+            concurrency=32,
+            loglevel=level,
+            preexec_fn=lower_priority,
+        ),
+    ]
+    for worker in workers:
+        worker.start()
+    return workers
 
 
 class Announcements:
@@ -315,9 +310,7 @@ def run(args: argparse.Namespace) -> int:
             if announcements is not None:
                 announcements.close()
             for worker in workers:
-                worker.terminate()
-            for worker in workers:
-                worker.wait(timeout=30)
+                worker.stop(grace=30)
             client.flushdb()
             receiver.terminate()
     print(f"machine: {machine()}")

@@ -7,20 +7,33 @@ from __future__ import annotations
 from celery import shared_task
 
 from games.services.review import review_advance
+from games.services.scheduling import changed_relay
 from games.services.turns import bot_move as bot_move_service
 from games.services.turns import stalled_bots_sweep, timeout_apply, timeouts_sweep
 from outbox.broker import TASK_OPTIONS
 
 
 @shared_task(name="games.tasks.bot_move", **TASK_OPTIONS)
-def bot_move(game_id: int, version: int) -> bool:
-    """The bot to act in ``game_id`` decides, if the game is still at ``version``."""
+def bot_move(game_id: int, version: int, announce: bool = False) -> bool:
+    """The bot to act in ``game_id`` decides, if the game is still at ``version``; with ``announce`` (sent after
+    the commit that made ``version``), ``GAME_CHANGED`` for ``version`` is sent first."""
+    if announce:
+        changed_relay(game_id=game_id, version=version, countdown=None)
     return bot_move_service(game_id=game_id, version=version)
 
 
+@shared_task(name="games.tasks.changed", **TASK_OPTIONS)
+def changed(game_id: int, version: int, countdown: float | None = None) -> None:
+    """What the commit of ``version`` owes besides its one message: ``GAME_CHANGED``, and the turn's countdown."""
+    changed_relay(game_id=game_id, version=version, countdown=countdown)
+
+
 @shared_task(name="games.tasks.slow_bot_move", **TASK_OPTIONS)
-def slow_bot_move(game_id: int, version: int) -> bool:
-    """``bot_move`` for a bot that thinks long (the search bot), sent to the slow queue (``SLOW_TASK_QUEUE``)."""
+def slow_bot_move(game_id: int, version: int, announce: bool = False) -> bool:
+    """``bot_move`` for a bot that thinks long (the search bot), sent to the slow queue (``SLOW_TASK_QUEUE``); with
+    ``announce``, ``GAME_CHANGED`` for ``version`` is sent first."""
+    if announce:
+        changed_relay(game_id=game_id, version=version, countdown=None)
     return bot_move_service(game_id=game_id, version=version)
 
 

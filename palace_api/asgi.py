@@ -4,11 +4,15 @@ admission bound (palace_api/admission.py)."""
 
 import os
 
-from django.core.asgi import get_asgi_application
+import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "palace_api.settings")
+django.setup(set_prefix=False)
 
-django_application = get_asgi_application()
+from palace_api.threaded_views import ThreadedViewsASGIHandler  # noqa: E402  (after Django is set up)
+
+# Django's handler, the synchronous views run in a pool of threads (palace_api/threaded_views.py).
+django_application = ThreadedViewsASGIHandler()
 
 from django.conf import settings  # noqa: E402  (after Django is set up)
 

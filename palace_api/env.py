@@ -63,7 +63,9 @@ def read_database(env: environ.Env, *, base_dir: Path) -> dict[str, Any]:
     runs each request's synchronous part in a thread of its own, and each thread would keep a connection open.
     Either way a connection is checked before it is reused (``CONN_HEALTH_CHECKS``; the pool's by
     ``palace_api.postgresql``), so the first request after a database restart succeeds.
-    Raises ``ImproperlyConfigured`` for a pool on SQLite.
+    DATABASE_SERVER_SIDE_BINDING (PostgreSQL only, off by default): psycopg's server-side parameter binding, with
+    which psycopg prepares a query it has run 5 times on a connection.
+    Raises ``ImproperlyConfigured`` for a pool or server-side binding on SQLite.
     """
     url = env.str("DATABASE_URL", default="") or f"sqlite:///{base_dir / 'db.sqlite3'}"
     config = env.db_url_config(url)
@@ -85,6 +87,12 @@ def read_database(env: environ.Env, *, base_dir: Path) -> dict[str, Any]:
         # The pool's connections are checked by the backend instead, which drops every broken one at once.
         config["ENGINE"] = POOLED_POSTGRESQL
         config["CONN_HEALTH_CHECKS"] = False
+    if env.bool("DATABASE_SERVER_SIDE_BINDING", default=False):
+        if config["ENGINE"] not in (POSTGRESQL, POOLED_POSTGRESQL):
+            raise ImproperlyConfigured("DATABASE_SERVER_SIDE_BINDING needs PostgreSQL")
+        # psycopg's server-side parameters: a query run 5 times on a connection is prepared there, and
+        # PostgreSQL then neither parses nor plans it again (benchmarks/README.md measures it).
+        config.setdefault("OPTIONS", {})["server_side_binding"] = True
     if config["ENGINE"] == "django.db.backends.sqlite3":
         # The run command's web server, worker and beat share one SQLite file: writers take the lock when their
         # transaction begins (so they queue instead of failing on upgrade), wait for it, and readers go on (WAL).

@@ -31,10 +31,11 @@ from csp.constants import SELF, UNSAFE_INLINE
 from csp.middleware import CSPMiddleware, PolicyParts
 from django.conf import settings
 from django.core.exceptions import BadRequest
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, JsonResponse
 from django.http.response import HttpResponseBase
 from rest_framework.renderers import BrowsableAPIRenderer
 
+from palace_api.both_modes import BothModes
 from palace_api.errors import API_PREFIX, ErrorCode, error_body
 
 request_log = logging.getLogger("palace.requests")
@@ -55,16 +56,15 @@ def payload_too_large_body(limit: int) -> dict[str, Any]:
     return error_body(ErrorCode.PAYLOAD_TOO_LARGE, f"The body is over {limit} bytes.", limit=limit)
 
 
-class RequestLogMiddleware:
+class RequestLogMiddleware(BothModes):
     """Logs ``<method> <path> <status> <ms>ms user=<id> game=<id>`` once per request, at INFO (WARNING for 5xx)."""
 
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
-        self.get_response = get_response
+    def before(self, request: HttpRequest) -> None:
+        request._palace_started = time.perf_counter()  # type: ignore[attr-defined]
+        return None
 
-    def __call__(self, request: HttpRequest) -> HttpResponse:
-        started = time.perf_counter()
-        response = self.get_response(request)
-        elapsed = (time.perf_counter() - started) * 1000
+    def after(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
+        elapsed = (time.perf_counter() - request._palace_started) * 1000  # type: ignore[attr-defined]
         user = getattr(request, "user", None)
         user_id = getattr(user, "pk", None) if user is not None and user.is_authenticated else None
         match = getattr(request, "resolver_match", None)
@@ -83,15 +83,12 @@ class RequestLogMiddleware:
         return response
 
 
-class ApiErrorMiddleware:
+class ApiErrorMiddleware(BothModes):
     """JSON errors under /api/ in every mode; see the module docstring."""
 
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest) -> HttpResponse:
+    def before(self, request: HttpRequest) -> HttpResponseBase | None:
         if not request.path_info.startswith(API_PREFIX):
-            return self.get_response(request)
+            return None
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         try:
             length = int(request.META.get("CONTENT_LENGTH") or 0)
@@ -99,7 +96,11 @@ class ApiErrorMiddleware:
             length = 0
         if limit is not None and length > limit and request.method in BODY_METHODS:
             return JsonResponse(payload_too_large_body(limit), status=413)
-        response = self.get_response(request)
+        return None
+
+    def after(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
+        if not request.path_info.startswith(API_PREFIX):
+            return response
         known = _HTML_ERRORS.get(response.status_code)
         if known is not None and not response.get("Content-Type", "").startswith("application/json"):
             status = response.status_code
@@ -255,7 +256,7 @@ async def _refuse(scope: Scope, receive: Receive, send: Send, limit: int, *, lin
         await send({"type": "http.response.body", "body": b"", "more_body": False})
 
 
-class NulQueryMiddleware:
+class NulQueryMiddleware(BothModes):
     """Outside /api/, a query string holding a NUL byte (``%00``) is a 400 page before any view reads it.
 
     PostgreSQL keeps no NUL in text, so a filter or a search of the admin with one fails in the database: a 500.
@@ -263,10 +264,7 @@ class NulQueryMiddleware:
     parameter's serializer refuses a NUL by name (400 ``invalid``).
     """
 
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest) -> HttpResponse:
+    def before(self, request: HttpRequest) -> None:
         if not request.path_info.startswith(API_PREFIX) and "%00" in request.META.get("QUERY_STRING", ""):
             raise BadRequest("a NUL byte in the query string")
-        return self.get_response(request)
+        return None

@@ -64,8 +64,9 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Content-Security-Policy on every response (CONTENT_SECURITY_POLICY below), error pages included.
     "palace_api.middleware.ContentSecurityPolicyMiddleware",
-    # Static files (htmx, the pages' CSS, the admin's) from the app itself, before anything else reads the request.
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Static files (htmx, the pages' CSS, the admin's) from the app itself, before anything else reads the request:
+    # WhiteNoise's middleware in either mode (palace_api/both_modes.py: under ASGI the chain stays on the event loop).
+    "palace_api.both_modes.StaticFilesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -184,6 +185,10 @@ REST_FRAMEWORK = {
     "NUM_PROXIES": read_num_proxies(env),
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
+
+# Seconds each web process trusts a token it checked, before querying it again (players/token_cache.py): the
+# bound within which a token revoked (or a user deactivated) through another process is refused; 0: no memory.
+AUTH_TOKEN_CACHE_SECONDS = env.float("AUTH_TOKEN_CACHE_SECONDS", default=5.0)
 
 # Player tokens never expire (players/services.py creates them with no expiry); staff tokens from
 # /api/v1/auth/token/ live TOKEN_TTL.

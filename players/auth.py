@@ -3,6 +3,7 @@ each tied to the API token or the logged-in session that asked for it."""
 
 from __future__ import annotations
 
+import binascii
 import re
 from importlib import import_module
 from typing import Any
@@ -15,12 +16,14 @@ from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from knox.auth import TokenAuthentication as KnoxTokenAuthentication
+from knox.crypto import hash_token
 from knox.models import get_token_model
 from rest_framework import exceptions, serializers
 from rest_framework.authentication import BaseAuthentication, get_authorization_header
 from rest_framework.request import Request
 
 from players.selectors import stream_grant_session
+from players.token_cache import TOKENS
 
 SCHEMES = (b"token", b"bearer")
 """``Authorization`` schemes that carry a token, compared without case: knox's ``Token`` and the ``Bearer``
@@ -29,7 +32,8 @@ that HTTP clients and generated clients send by default."""
 
 class TokenAuthentication(KnoxTokenAuthentication):
     """knox's token check for ``Authorization: Token <token>`` or ``Authorization: Bearer <token>``, without
-    knox's sweep of the user's other tokens.
+    knox's sweep of the user's other tokens, and remembered per process for ``AUTH_TOKEN_CACHE_SECONDS``
+    (``players.token_cache``: a revoked token is refused within that bound).
 
     Returns ``None`` without an ``Authorization`` header (the next authenticator, or 401
     ``not_authenticated``); raises ``AuthenticationFailed`` (401 ``authentication_failed``) saying what is
@@ -54,6 +58,22 @@ class TokenAuthentication(KnoxTokenAuthentication):
         except UnicodeDecodeError:
             raise exceptions.AuthenticationFailed("Invalid token.") from None
         return self.authenticate_credentials(parts[1])
+
+    def authenticate_credentials(self, token: bytes) -> tuple[Any, Any]:
+        """(user, token row) of a good ``token``: from this process's memory if it checked the token less than
+        ``AUTH_TOKEN_CACHE_SECONDS`` ago, else knox's query (then remembered). ``AuthenticationFailed`` as knox."""
+        if TOKENS.seconds() <= 0:
+            return super().authenticate_credentials(token)
+        try:
+            digest = hash_token(token.decode())
+        except (TypeError, ValueError, binascii.Error):
+            raise exceptions.AuthenticationFailed("Invalid token.") from None
+        remembered = TOKENS.get(digest)
+        if remembered is not None:
+            return remembered
+        user, auth_token = super().authenticate_credentials(token)
+        TOKENS.put(digest, user, auth_token)
+        return user, auth_token
 
     def _cleanup_token(self, auth_token: Any) -> bool:
         """Whether the presented token has expired (then deleted). knox reads every token of the user on each

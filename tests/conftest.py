@@ -24,6 +24,7 @@ from rest_framework.test import APIClient
 from rest_framework.throttling import SimpleRateThrottle
 
 from players.services import player_register, staff_token_create
+from players.token_cache import TOKENS
 from tests.broker import drop_queue
 
 # --- the cache and HTTP clients ---
@@ -44,6 +45,7 @@ def isolated_cache(settings) -> Iterator[None]:
     }
     yield
     cache.clear()
+    TOKENS.clear()  # the per-process memory of checked tokens (players/token_cache.py)
 
 
 @pytest.fixture

@@ -77,6 +77,16 @@ def test_a_pool_replaces_persistent_connections_on_postgres_only() -> None:
         read_database(make_env({"DATABASE_POOL_MAX_SIZE": "20"}), base_dir=BASE)
 
 
+def test_server_side_binding_is_opt_in_and_postgres_only() -> None:
+    url = "postgres://palace:pw@db.example/palace"
+    assert "server_side_binding" not in read_database(make_env({"DATABASE_URL": url}), base_dir=BASE).get("OPTIONS", {})
+    for extra in ({}, {"DATABASE_POOL_MAX_SIZE": "20"}):
+        env = make_env({"DATABASE_URL": url, "DATABASE_SERVER_SIDE_BINDING": "true", **extra})
+        assert read_database(env, base_dir=BASE)["OPTIONS"]["server_side_binding"] is True
+    with pytest.raises(ImproperlyConfigured, match="PostgreSQL"):
+        read_database(make_env({"DATABASE_SERVER_SIDE_BINDING": "true"}), base_dir=BASE)
+
+
 def test_broker_defaults_to_the_embedded_sqlalchemy_transport_not_eager_mode() -> None:
     url = read_celery_broker_url(make_env({}), base_dir=BASE)
     assert url == f"sqla+sqlite:///{BASE / 'celery-broker.sqlite3'}"

@@ -11,6 +11,7 @@ from rest_framework.views import APIView
 
 from games.api.headers import IDEMPOTENCY_KEY, IF_NONE_MATCH, idempotency_key, not_modified
 from games.api.polls import remember_poller
+from games.api.rendered import game_detail_body
 from games.api.schema import ACTION_INPUT, GAME_CREATE
 from games.api.serializers import (
     ActionInput,
@@ -163,8 +164,7 @@ class GameDetailView(APIView):
             etag = selectors.game_etag(game, request.user)
             if not_modified(request, etag):
                 return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": etag, "Vary": "Authorization"})
-        detail = selectors.game_detail(game, request.user)
-        return Response(render(GameDetailOutput, detail), headers={"ETag": etag, "Vary": "Authorization"})
+        return Response(game_detail_body(game, request.user), headers={"ETag": etag, "Vary": "Authorization"})
 
 
 class SeatCreateView(APIView):

@@ -16,12 +16,13 @@ from django.db import transaction
 
 from games.bot_levels import SLOW_BOTS
 from games.services import fanout
-from outbox.broker import countdown_fits, send_after_commit
+from outbox.broker import countdown_fits, publish, send_after_commit
 
 BOT_MOVE = "games.tasks.bot_move"
 SLOW_BOT_MOVE = "games.tasks.slow_bot_move"
 """The same move as ``BOT_MOVE``, on the slow queue (``palace_api.celery.route_task``): a search bot's."""
 APPLY_TIMEOUT = "games.tasks.apply_timeout"
+CHANGED = "games.tasks.changed"
 GAME_CHANGED = "webhooks.tasks.game_changed"
 
 
@@ -32,20 +33,37 @@ def bot_move_task(bots: list[str]) -> str:
 
 
 def after_commit(*, game_id: int, version: int, bots_to_act: list[str], timeout: int | None) -> None:
-    """Queue, once the transaction commits, the bot's decision (``bots_to_act``: the bots that may act now, none
-    for a human's decision; see ``bot_move_task``) or a countdown for the human's deadline, and ``GAME_CHANGED``
-    (the game is at ``version``), which a broker error never turns into a failed request.
+    """Queue, once the transaction commits, what the change at ``version`` owes: the bot's decision
+    (``bots_to_act``: the bots that may act now, none for a human's decision; see ``bot_move_task``) or a
+    countdown for the human's deadline, and ``GAME_CHANGED``. One message, whatever is owed: a publish costs the
+    request about as much as a query, so what else is owed is sent by the worker that takes it
+    (``changed_relay``). A broker error never turns into a failed request.
 
-    ``timeout``: seconds until the deadline (``None``: no deadline). Countdowns that do not fit
-    (``outbox.broker.countdown_fits``) are left to the periodic sweeper: the broker would redeliver
-    a task held longer than its visibility timeout again and again.
+    - a bot decides next: ``BOT_MOVE`` (or ``SLOW_BOT_MOVE``) with ``announce`` set (the task sends
+      ``GAME_CHANGED``, then moves), so the bot answers with no extra hop;
+    - a human's deadline whose countdown fits (``outbox.broker.countdown_fits``): ``CHANGED``, whose task
+      sends ``GAME_CHANGED`` and the ``APPLY_TIMEOUT`` countdown. Longer countdowns are left to the periodic
+      sweeper: the broker would redeliver a task held longer than its visibility timeout again and again;
+    - otherwise ``GAME_CHANGED`` alone.
+
+    ``timeout``: seconds until the deadline (``None``: no deadline).
     """
     if bots_to_act:
-        send_after_commit(bot_move_task(bots_to_act), [[game_id, version]])
+        send_after_commit(bot_move_task(bots_to_act), [[game_id, version, True]])
     elif timeout is not None and countdown_fits(timeout):
         # One second late rather than early: the task re-checks the deadline and does nothing before it.
-        send_after_commit(APPLY_TIMEOUT, [[game_id, version]], countdown=timeout + 1)
-    send_after_commit(GAME_CHANGED, [[game_id, version]])
+        send_after_commit(CHANGED, [[game_id, version, timeout + 1]])
+    else:
+        send_after_commit(GAME_CHANGED, [[game_id, version]])
+
+
+def changed_relay(*, game_id: int, version: int, countdown: float | None) -> None:
+    """On a worker, what ``after_commit`` folded into one message: ``GAME_CHANGED`` for ``version``, and the
+    ``APPLY_TIMEOUT`` countdown of ``countdown`` seconds if given. Never raises (``outbox.broker.publish``); a
+    message lost here is recovered as one lost at the commit (the deadline sweeper, the webhooks' sweep)."""
+    publish(GAME_CHANGED, args=[game_id, version])
+    if countdown is not None:
+        publish(APPLY_TIMEOUT, args=[game_id, version], countdown=countdown)
 
 
 def announce_after_commit(*, game_id: int, version: int, players: list[int | None]) -> None:

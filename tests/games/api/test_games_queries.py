@@ -6,6 +6,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from players.token_cache import TOKENS
 from tests.games.api.table import create_table
 
 pytestmark = pytest.mark.django_db
@@ -28,12 +29,17 @@ def table(make_player, auth_client):
 
 
 def test_a_game_view_reads_the_token_then_the_game_with_its_seats_in_one_query(table):
+    """The token is read on a process's first request with it, then remembered (``AUTH_TOKEN_CACHE_SECONDS``)."""
+    TOKENS.clear()
     with CaptureQueriesContext(connection) as captured:
         table.view(0)
     sql = statements(captured)
     assert len(sql) == 2, sql
     assert "knox_authtoken" in sql[0]
     assert "games_seat" in sql[1] and "games_game" in sql[1] and "auth_user" in sql[1]
+    with CaptureQueriesContext(connection) as again:
+        table.view(0)
+    assert statements(again) == sql[1:], "the token remembered: the game with its seats alone"
 
 
 def test_an_action_locks_the_game_and_reads_its_seats_in_one_query(table):
@@ -41,12 +47,13 @@ def test_an_action_locks_the_game_and_reads_its_seats_in_one_query(table):
     with CaptureQueriesContext(connection) as captured:
         table.act(0, "stay")
     sql = statements(captured)
-    # The token; the game (locked) with its seats; the events; the game's projections; the seats' to_act.
-    assert len(sql) == 5, sql
-    assert "games_seat" in sql[1] and "games_game" in sql[1]
+    # The game (locked) with its seats; the events; the game's projections; the seats' to_act. The token was
+    # remembered from the view before.
+    assert len(sql) == 4, sql
+    assert "games_seat" in sql[0] and "games_game" in sql[0]
     if connection.vendor == "postgresql":
-        assert 'FOR UPDATE OF "games_game"' in sql[1]
-    assert sql[2].startswith("INSERT INTO")
+        assert 'FOR UPDATE OF "games_game"' in sql[0]
+    assert sql[1].startswith("INSERT INTO")
 
 
 def test_an_action_after_which_the_same_seat_decides_writes_the_seats_once(table):
@@ -57,5 +64,5 @@ def test_an_action_after_which_the_same_seat_decides_writes_the_seats_once(table
         buy = table.act(0, "buy").json()
     assert buy["to_act"] == [0], "the buyer owes the discard step"
     sql = statements(captured)
-    assert len(sql) == 5, sql
-    assert [text for text in sql if text.startswith('UPDATE "games_seat"')] == [sql[4]]
+    assert len(sql) == 4, sql
+    assert [text for text in sql if text.startswith('UPDATE "games_seat"')] == [sql[3]]

@@ -20,7 +20,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-from tests.system.faults.servers import PYTHON, Palace, wait_until
+from tests.servers import PYTHON, CeleryWorker, Process
+from tests.system.faults.servers import Palace, wait_until
 
 POSTGRES_SCHEMES = ("postgres", "postgresql", "pgsql")
 REDIS_SCHEMES = ("redis",)
@@ -68,16 +69,17 @@ class Node(Palace):
 
     def start_delivery_worker(self, name: str) -> None:
         """The webhook deliveries' worker (docker-compose.yml's ``webhooks``): the ``webhooks`` queue, threads."""
-        argv = [PYTHON, "-m", "celery", "-A", "palace_api", "worker", "-Q", "webhooks", "-P", "threads", "-c", "4"]
-        argv += ["-l", "INFO", "-n", f"{name}-{self.port}@%h", "--without-gossip", "--without-mingle"]
-        self._spawn(name, argv)
-        wait_until(f"worker {name} is ready", lambda: "ready." in self.log(name))
+        worker = CeleryWorker(env=self.env, home=self.home, name=name, queues="webhooks", pool="threads", concurrency=4)
+        self.processes[name] = worker
+        worker.start()
 
     def start_beat(self) -> None:
         """Celery beat, alone (one per cluster: it schedules the sweeps every worker runs)."""
         argv = [PYTHON, "-m", "celery", "-A", "palace_api", "beat", "-l", "INFO"]
         argv += ["-s", str(self.home / "beat-schedule")]
-        self._spawn("beat", argv)
+        beat = Process("beat", argv, env=self.env, home=self.home)
+        self.processes["beat"] = beat
+        beat.spawn()
         wait_until("beat is up", lambda: "beat: Starting" in self.log("beat"))
 
 

@@ -4,12 +4,6 @@ embedded broker, as the run command serves it; an SSE reader; a simple policy th
 from __future__ import annotations
 
 import json
-import os
-import signal
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,64 +11,32 @@ from typing import Any
 
 import httpx
 
-ROOT = Path(__file__).resolve().parents[3]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+from tests.servers import WebServer, app_env, manage
 
 
 class LiveServer:
-    """uvicorn serving ``palace_api.asgi`` on 127.0.0.1:``port``; ``env`` adds to the test environment."""
+    """uvicorn serving ``palace_api.asgi`` on 127.0.0.1:``port`` (``tests.servers``); ``env`` adds to the test
+    environment."""
 
     def __init__(self, home: Path, **env: str) -> None:
         self.home = home
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}/api/v1/"
-        self.env = {
-            **{key: value for key, value in os.environ.items() if not key.startswith(("PYTEST", "DJANGO"))},
+        defaults = {
             "DATABASE_URL": f"sqlite:///{home / 'db.sqlite3'}",
             "CELERY_BROKER_URL": f"sqla+sqlite:///{home / 'broker.sqlite3'}",
             "STREAMS_REDIS_URL": "none",
-            "SECRET_KEY": "palace-stream-tests-only",
-            "DEBUG": "false",
-            "CACHE_URL": "",
-            "THROTTLE_ANON": "none",
-            "THROTTLE_USER": "none",
-            "THROTTLE_REGISTER": "none",
             "STREAMS_HEARTBEAT_SECONDS": "1",
             "STREAMS_POLL_SECONDS": "0.2",
-            **env,
         }
-        migrate = [sys.executable, "manage.py", "migrate", "--noinput"]
-        subprocess.run(migrate, cwd=ROOT, env=self.env, check=True, capture_output=True)  # noqa: S603 - our own
-        self.log_path = home / "uvicorn.log"
-        log = self.log_path.open("ab")
-        self.process = subprocess.Popen(  # noqa: S603 - our own fixed command, loopback only
-            [sys.executable, "-m", "uvicorn", "palace_api.asgi:application", "--host", "127.0.0.1"]
-            + ["--port", str(self.port), "--timeout-graceful-shutdown", "1"],
-            cwd=ROOT,
-            env=self.env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        log.close()
-        deadline = time.monotonic() + 60
-        while True:
-            assert self.process.poll() is None, self.log()
-            try:
-                if httpx.get(self.base + "games/", timeout=2).status_code == 401:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert time.monotonic() < deadline, "uvicorn did not come up: " + self.log()
-            time.sleep(0.2)
+        self.env = app_env(**{**defaults, **env})
+        manage(self.env, "migrate", "--noinput")
+        self.web = WebServer(env=self.env, home=home, kind="uvicorn", name="uvicorn", ready_path="/api/v1/games/")
+        self.port = self.web.port
+        self.base = f"{self.web.url}/api/v1/"
+        self.log_path = self.web.log_path
+        self.web.start()
 
     def log(self) -> str:
-        return self.log_path.read_text(errors="replace")[-4000:]
+        return self.web.log(4000)
 
     def client(self, token: str | None = None) -> httpx.Client:
         headers = {"Authorization": f"Token {token}"} if token else {}
@@ -87,13 +49,7 @@ class LiveServer:
         return self.client(answer.json()["token"])
 
     def close(self) -> None:
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait()
+        self.web.stop(grace=10)
 
 
 @dataclass
