@@ -26,11 +26,12 @@ def rated_game(rng: random.Random, users: list, *, kind: str | None = None) -> G
     kind = kind or rng.choice(KINDS)
     seats = rng.randint(2, 5)
     options = poker_options(rng) if kind == "palace-poker" else shedding_options(rng, seats)
-    # Short matches: a stalemate after 60 turns ends a Palace game with every seat ranked all the same.
+    # Short matches (the suite plays 200 of them): one hand of Palace Poker; a stalemate after 24 turns ends a
+    # Palace game with the seats still in ranked all the same.
     if kind == "palace-poker":
-        options["max_hands"] = rng.randint(1, 2)
+        options["max_hands"] = 1
     else:
-        options["max_turns"] = 60
+        options["max_turns"] = 24
     absent = {"max_timeouts": rng.choice([1, 2, None]), "on_absent": rng.choice(["resign", "bot"])}
     people = rng.sample(users, seats)
     game = game_create(creator=people[0], kind=kind, seats=seats, options={**options, **absent}, rated=True)
