@@ -16,6 +16,7 @@ urlpatterns = [
     path("api/v1/", include("games.api.urls")),
     path("api/v1/", include("webhooks.urls")),
     path("api/v1/", include("notifications.api.urls")),
+    path("api/v1/", include("chat.api.urls")),
     path("", include("notifications.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="docs"),

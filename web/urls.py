@@ -3,7 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from web.views import accounts, lobby, table
+from web.views import accounts, chat, lobby, table
 
 app_name = "web"
 
@@ -31,4 +31,7 @@ urlpatterns = [
     path("games/<int:game_id>/log/", table.table_log, name="table-log"),
     path("games/<int:game_id>/replay/<int:step>/", table.table_replay, name="table-replay"),
     path("games/<int:game_id>/review/", table.table_review, name="table-review"),
+    path("games/<int:game_id>/chat/<str:room>/", chat.table_chat, name="table-chat"),
+    path("games/<int:game_id>/chat/<str:room>/say/", chat.table_chat_say, name="table-chat-say"),
+    path("chat/mute/<int:player_id>/", chat.chat_mute, name="chat-mute"),
 ]

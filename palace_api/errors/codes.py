@@ -61,6 +61,15 @@ class ErrorCode(StrEnum):
     STAFF_ONLY = "staff_only"
     STEP_NOT_FOUND = "step_not_found"
     VERSION_CONFLICT = "version_conflict"
+    # Table chat and rematch (issue 26).
+    CHAT_FORBIDDEN = "chat_forbidden"
+    MESSAGE_EMPTY = "message_empty"
+    MESSAGE_NOT_FOUND = "message_not_found"
+    MESSAGE_TOO_LONG = "message_too_long"
+    PLAYER_NOT_FOUND = "player_not_found"
+    REMATCH_CLOSED = "rematch_closed"
+    REMATCH_NOT_FOUND = "rematch_not_found"
+    REMATCH_TAKEN = "rematch_taken"
 
 
 class ApplicationError(Exception):
@@ -95,6 +104,12 @@ class ConflictError(ApplicationError):
 
 class UnprocessableError(ApplicationError):
     status = 422
+
+
+class TooManyRequestsError(ApplicationError):
+    """A per-user rate limit a service keeps itself (table chat); give ``retry_after`` (whole seconds)."""
+
+    status = 429
 
 
 def error_body(code: str, detail: str, **extra: Any) -> dict[str, Any]:

@@ -29,6 +29,7 @@ from players.auth import stream_token_for
 from web.forms import ActForm, HandSeenForm, seq_parameter
 from web.registry import table_kind
 from web.tables import TableKind, seat_names
+from web.views.chat import chat_panel
 from web.views.lobby import KIND_NAMES
 
 LOG_LINES = 40
@@ -124,9 +125,10 @@ def table_next_hand(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 def table(request: HttpRequest, game_id: int) -> HttpResponse:
-    """The table page: the player's own seat if he sits at it, else the public view."""
+    """The table page: the player's own seat if he sits at it, else the public view, and the chat panel."""
     game = _game(game_id)
     context = _table(request, game, error=request.session.pop("web_error", None))
+    context["chat"] = chat_panel(request, game)
     return render(request, "web/table.html", context)
 
 
