@@ -3,7 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from web.views import accounts, chat, lobby, table
+from web.views import accounts, chat, lobby, rematch, table
 
 app_name = "web"
 
@@ -34,4 +34,6 @@ urlpatterns = [
     path("games/<int:game_id>/chat/<str:room>/", chat.table_chat, name="table-chat"),
     path("games/<int:game_id>/chat/<str:room>/say/", chat.table_chat_say, name="table-chat-say"),
     path("chat/mute/<int:player_id>/", chat.chat_mute, name="chat-mute"),
+    path("games/<int:game_id>/rematch/", rematch.table_rematch, name="table-rematch"),
+    path("games/<int:game_id>/rematch/<str:what>/", rematch.table_rematch_answer, name="table-rematch-answer"),
 ]

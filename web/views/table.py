@@ -31,6 +31,7 @@ from web.registry import table_kind
 from web.tables import TableKind, seat_names
 from web.views.chat import chat_panel
 from web.views.lobby import KIND_NAMES
+from web.views.rematch import rematch_panel
 
 LOG_LINES = 40
 """Log lines shown under the table (the log page shows the whole game)."""
@@ -83,6 +84,8 @@ def _table(request: HttpRequest, game: Any, *, error: str | None = None) -> dict
         "poll_ms": int(settings.WEB_POLL_SECONDS * 1000),
         "stream_kinds": " ".join(kind.entry_kinds),
         "live_stream": settings.WEB_LIVE_STREAM,
+        # Called by the template only when it draws the results (Django calls a callable context value).
+        "rematch": lambda: rematch_panel(request, game),
     }
 
 
