@@ -226,7 +226,9 @@ def game_get(game_id: int) -> Game:
     """
     while True:
         # No ORDER BY: sorting a few seats here costs less than compiling one.
-        joined = Seat.objects.filter(game_id=game_id).select_related("game__creator", "player").order_by()
+        joined = (
+            Seat.objects.filter(game_id=game_id).select_related("game__creator", "game__rematch", "player").order_by()
+        )
         seats = sorted(joined, key=lambda seat: seat.number)
         if seats:
             game = seats[0].game
@@ -234,7 +236,7 @@ def game_get(game_id: int) -> Game:
                 seat.game = game
             break
         seated = Exists(Seat.objects.filter(game_id=OuterRef("pk")))
-        found = Game.objects.select_related("creator").filter(pk=game_id).annotate(seated=seated).first()
+        found = Game.objects.select_related("creator", "rematch").filter(pk=game_id).annotate(seated=seated).first()
         if found is None:
             raise NotFoundError(ErrorCode.GAME_NOT_FOUND, "no such game")
         if not found.seated:

@@ -39,6 +39,10 @@ def rematch_json(game: Game) -> dict[str, Any] | None:
 
 
 def rematch_links(game: Game) -> dict[str, int | None]:
-    """``{"rematch_of": id or None, "rematch": id or None}``: the games ``game`` replays and is replayed by."""
-    rematch = Game.objects.filter(rematch_of=game).values_list("pk", flat=True).first()
+    """``{"rematch_of": id or None, "rematch": id or None}``: the games ``game`` replays and is replayed by. No
+    query when ``game`` was read with its ``rematch`` (``read_models.game_get`` joins it)."""
+    try:
+        rematch: int | None = game.rematch.pk
+    except Game.rematch.RelatedObjectDoesNotExist:
+        rematch = None
     return {"rematch_of": game.rematch_of_id, "rematch": rematch}
