@@ -34,9 +34,11 @@ MAX_LENGTH = 500
 
 
 def _clean(text: str) -> str:
-    """``text`` in NFC, without surrounding white space. Raises ``ApplicationError`` (400) ``message_empty`` or
-    ``message_too_long``."""
+    """``text`` in NFC, without surrounding white space. Raises ``ApplicationError`` (400) ``invalid`` (a control
+    character other than a newline or a tab), ``message_empty`` or ``message_too_long``."""
     text = unicodedata.normalize("NFC", text).strip()
+    if any(unicodedata.category(char) == "Cc" and char not in "\n\t" for char in text):
+        raise ApplicationError(ErrorCode.INVALID, "a message holds no control characters (a NUL byte...)")
     if not text:
         raise ApplicationError(ErrorCode.MESSAGE_EMPTY, "say something: the message is empty")
     if len(text) > MAX_LENGTH:

@@ -63,6 +63,7 @@ def test_a_message_of_500_characters_passes_and_501_is_refused_with_a_code(table
     assert body["limit"] == 500
     assert_error(_say(alice, table.game.pk, "   "), 400, "message_empty")
     assert_error(_say(alice, table.game.pk, "hi", room="kitchen"), 400, "invalid")
+    assert_error(_say(alice, table.game.pk, "a\x00b"), 400, "invalid")  # no control characters
 
 
 def test_unicode_is_kept_in_nfc_and_counted_after_normalisation(table, client_of):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import BadRequest
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
@@ -73,21 +74,26 @@ def table_chat_say(request: HttpRequest, game_id: int, room: str) -> HttpRespons
         message_post(user=request.user, game_id=game.pk, room=_known_room(room), text=text)
     except ApplicationError as exc:
         error = exc.detail
-    if not request.htmx:
-        if error:
-            request.session["web_error"] = error
-        return redirect("web:table", game_id=game.pk)
     context = _room(request, game, room, error=error, text=text if error else "")
+    if not request.htmx:
+        if error:  # a page of its own, with the form and the text kept
+            return render(request, "web/chat_refused.html", context, status=400)
+        return redirect("web:table", game_id=game.pk)
     return render(request, "web/_chat_room.html", context)
 
 
 @login_required
 @require_POST
 def chat_mute(request: HttpRequest, player_id: int) -> HttpResponse:
-    """Mute (``muted=1``) or unmute (``muted=0``) a player for oneself, then back to the table ``game``."""
+    """Mute (``muted=1``) or unmute (``muted=0``) a player for oneself, then back to the table ``game``. Any other
+    ``muted``, or a ``game`` that is not an id, is a 400 page; a refusal of the service too (an unknown player: 404)."""
+    muted, game = request.POST.get("muted", ""), request.POST.get("game", "")
+    if muted not in ("0", "1") or not (game.isdigit() and len(game) <= 18):
+        raise BadRequest("muted: 0 or 1; game: a game id")
     try:
-        mute_set(user=request.user, player_id=player_id, muted=request.POST.get("muted", "1") == "1")
+        mute_set(user=request.user, player_id=player_id, muted=muted == "1")
+    except NotFoundError as exc:
+        raise Http404(exc.detail) from exc
     except ApplicationError as exc:
-        request.session["web_error"] = exc.detail
-    game = request.POST.get("game", "")
-    return redirect("web:table", game_id=int(game)) if game.isdigit() else redirect("web:lobby")
+        raise BadRequest(exc.detail) from exc
+    return redirect("web:table", game_id=int(game))
