@@ -23,6 +23,7 @@ from games.models import Game
 from games.services.fanout import announce
 from palace_api.errors import (
     ApplicationError,
+    ConflictError,
     ErrorCode,
     ForbiddenError,
     NotFoundError,
@@ -110,12 +111,12 @@ def message_hide(*, staff: Any, message_id: int, hidden: bool = True) -> Message
 @transaction.atomic
 def mute_set(*, user: Any, player_id: int, muted: bool) -> bool:
     """``user`` mutes (or unmutes) the player ``player_id`` for himself; returns whether a row changed. Raises
-    ``NotFoundError`` ``player_not_found`` and ``ApplicationError`` ``invalid`` (muting oneself)."""
+    ``NotFoundError`` ``player_not_found`` and ``ConflictError`` ``cannot_mute_self``."""
     target = get_user_model().objects.filter(pk=player_id).first()
     if target is None:
         raise NotFoundError(ErrorCode.PLAYER_NOT_FOUND, "no such player")
     if target.pk == user.pk:
-        raise ApplicationError(ErrorCode.INVALID, "you cannot mute yourself")
+        raise ConflictError(ErrorCode.CANNOT_MUTE_SELF, "you cannot mute yourself")
     if muted:
         _, created = Mute.objects.get_or_create(user=user, muted=target)
         return created

@@ -148,7 +148,7 @@ class MuteView(APIView):
         responses=no_content_responses(
             "Muted: you no longer see what the player says (nobody else is told).",
             "MeMutesUpdate",
-            {400: (ErrorCode.INVALID,), **PLAYER_NOT_FOUND},
+            {400: (ErrorCode.INVALID,), **PLAYER_NOT_FOUND, 409: (ErrorCode.CANNOT_MUTE_SELF,)},
             401,
             *BODYLESS_POST,
         ),
@@ -164,7 +164,7 @@ class MuteView(APIView):
         responses=no_content_responses(
             "Unmuted (or was not muted).",
             "MeMutesDestroy",
-            {400: (ErrorCode.INVALID,), **PLAYER_NOT_FOUND},
+            {400: (ErrorCode.INVALID,), **PLAYER_NOT_FOUND, 409: (ErrorCode.CANNOT_MUTE_SELF,)},
             401,
             *NO_BODY,
         ),

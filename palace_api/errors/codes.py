@@ -62,6 +62,7 @@ class ErrorCode(StrEnum):
     STEP_NOT_FOUND = "step_not_found"
     VERSION_CONFLICT = "version_conflict"
     # Table chat and rematch (issue 26).
+    CANNOT_MUTE_SELF = "cannot_mute_self"
     CHAT_FORBIDDEN = "chat_forbidden"
     MESSAGE_EMPTY = "message_empty"
     MESSAGE_NOT_FOUND = "message_not_found"

@@ -93,7 +93,7 @@ def test_a_muted_players_messages_are_hidden_from_whoever_muted_him_only(table, 
     assert _read(alice, table.game.pk).json()["results"] == []
     assert [m["text"] for m in _read(bob, table.game.pk).json()["results"]] == ["blah"]
     assert alice.get("/api/v1/me/mutes/").json()["results"] == [{"id": table.bob.pk, "name": "bob"}]
-    assert_error(alice.put(f"/api/v1/me/mutes/{table.alice.pk}/"), 400, "invalid")
+    assert_error(alice.put(f"/api/v1/me/mutes/{table.alice.pk}/"), 409, "cannot_mute_self")
     assert_error(alice.put("/api/v1/me/mutes/999999/"), 404, "player_not_found")
     assert alice.delete(f"/api/v1/me/mutes/{table.bob.pk}/").status_code == 204
     assert [m["text"] for m in _read(alice, table.game.pk).json()["results"]] == ["blah"]
