@@ -48,6 +48,9 @@ class Game(models.Model):
     creator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_games")
     created = models.DateTimeField(auto_now_add=True, db_index=True)
     updated = models.DateTimeField(auto_now=True)
+    # The game this one is the rematch of (issue 26): one-to-one, so a game has one rematch at most, whatever
+    # the races (``games.services.rematch``).
+    rematch_of = models.OneToOneField("self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematch")
 
     class Meta:
         ordering = ["-created", "-id"]
@@ -203,3 +206,28 @@ class ReviewedDecision(models.Model):
     class Meta:
         ordering = ["review", "seq"]
         constraints = [models.UniqueConstraint(fields=["review", "seq"], name="reviewed_decision_unique_seq")]
+
+
+class RematchStatus(models.TextChoices):
+    OPEN = "open", "waiting for answers"
+    ACCEPTED = "accepted", "accepted by every player: the rematch was created"
+    DECLINED = "declined", "declined by a player"
+    LAPSED = "lapsed", "lapsed (unanswered in time, or a player left)"
+
+
+class RematchOffer(models.Model):
+    """A finished game's offer of a rematch (issue 26; ``games.services.rematch``): one per game. ``accepted``:
+    the seat numbers that accepted (the offerer's and every bot's at once); ``expires``: when an open offer
+    lapses (``settings.REMATCH_OFFER_SECONDS`` after it was made); ``answered_by``: the seat that declined or
+    left, if any."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="rematch_offer")
+    offered_by = models.PositiveSmallIntegerField()
+    accepted = models.JSONField(default=list)
+    status = models.CharField(max_length=16, choices=RematchStatus.choices, default=RematchStatus.OPEN)
+    answered_by = models.PositiveSmallIntegerField(null=True, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+    expires = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"rematch offer of game {self.game_id} ({self.status})"

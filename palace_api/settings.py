@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "web",
     "notifications",
     "ratings",
+    "chat",
 ]
 
 MIDDLEWARE = [
@@ -353,6 +354,12 @@ WEB_REQUESTS_IN_FLIGHT = env.int("WEB_REQUESTS_IN_FLIGHT", default=16)
 # Log entries each web process keeps per followed game, read once per move for all the game's streams; a stream
 # further behind reads its own pages.
 STREAMS_FEED_ENTRIES = env.int("STREAMS_FEED_ENTRIES", default=256)
+
+# Table chat (issue 26, chat/): at most CHAT_RATE_COUNT messages per player every CHAT_RATE_SECONDS.
+CHAT_RATE_COUNT = env.int("CHAT_RATE_COUNT", default=5)
+CHAT_RATE_SECONDS = env.int("CHAT_RATE_SECONDS", default=10)
+# Rematch (issue 26): an offer lapses after REMATCH_OFFER_SECONDS unanswered.
+REMATCH_OFFER_SECONDS = env.int("REMATCH_OFFER_SECONDS", default=300)
 
 # Email (README, "Email notifications"). EMAIL_URL: the mail server, parsed by django-environ
 # (palace_api/env.py); Django's console backend (mails printed by the worker) when unset.

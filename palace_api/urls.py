@@ -17,6 +17,7 @@ urlpatterns = [
     path("api/v1/", include("webhooks.urls")),
     path("api/v1/", include("notifications.api.urls")),
     path("api/v1/", include("ratings.api.urls")),
+    path("api/v1/", include("chat.api.urls")),
     path("", include("notifications.urls")),
     path("", include("ratings.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),

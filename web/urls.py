@@ -5,7 +5,7 @@ from django.templatetags.static import static
 from django.urls import path
 from django.views.generic import RedirectView
 
-from web.views import accounts, lobby, table
+from web.views import accounts, chat, lobby, rematch, table
 
 app_name = "web"
 
@@ -35,4 +35,9 @@ urlpatterns = [
     path("games/<int:game_id>/log/", table.table_log, name="table-log"),
     path("games/<int:game_id>/replay/<int:step>/", table.table_replay, name="table-replay"),
     path("games/<int:game_id>/review/", table.table_review, name="table-review"),
+    path("games/<int:game_id>/chat/<str:room>/", chat.table_chat, name="table-chat"),
+    path("games/<int:game_id>/chat/<str:room>/say/", chat.table_chat_say, name="table-chat-say"),
+    path("chat/mute/<int:player_id>/", chat.chat_mute, name="chat-mute"),
+    path("games/<int:game_id>/rematch/", rematch.table_rematch, name="table-rematch"),
+    path("games/<int:game_id>/rematch/<str:what>/", rematch.table_rematch_answer, name="table-rematch-answer"),
 ]

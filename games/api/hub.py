@@ -32,6 +32,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import close_old_connections
 
+from games.api.side_events import side_start
 from games.engine.protocol import Viewer
 from games.selectors import live
 from games.selectors.read_models import event_json, viewer_for
@@ -113,6 +114,8 @@ class GameFeed:
         self._read_at = float("-inf")  # when it started (the loop's clock)
         self._reading: asyncio.Task[None] | None = None
         self._rendered: dict[tuple[int, Viewer], bytes] = {}
+        # The side sources' newest marks (the chat's last message id), read with each refresh for all streams.
+        self.side: dict[str, int] = {}
 
     def hint(self) -> None:
         self._hints += 1
@@ -144,11 +147,12 @@ class GameFeed:
     async def _read(self, hints: int, started: float) -> None:
         last = self._last
         try:
-            read = await database(live.feed_read, self.game_id, after=last, keep=self.keep)
+            read, side = await database(_feed_read, self.game_id, after=last, keep=self.keep)
         except NotFoundError:
             self.gone = True
             return
         self.game = read.game
+        self.side = side
         if read.rows:
             if last is not None and read.rows[0].seq == last + 1:
                 self.rows.extend(read.rows)
@@ -161,6 +165,10 @@ class GameFeed:
                 self._rendered = {key: chunk for key, chunk in self._rendered.items() if key[0] >= first}
         self._read_hints = max(self._read_hints, hints)
         self._read_at = max(self._read_at, started)
+
+    def side_newer(self, marks: dict[str, int]) -> bool:
+        """Whether a side source (the chat) has something after a stream's ``marks``."""
+        return any(mark > marks.get(name, 0) for name, mark in self.side.items())
 
     def newer_than(self, seq: int) -> bool:
         """Whether the feed has read an entry after ``seq`` or the game's end."""
@@ -192,6 +200,11 @@ class GameFeed:
             chunks.append((row.seq, chunk))
         more = after + len(chunks) < start + len(self.rows)
         return FeedPage(chunks=chunks, more=more, version=game.version, ended=self._ended)
+
+
+def _feed_read(game_id: int, *, after: int | None, keep: int) -> tuple[live.FeedRead, dict[str, int]]:
+    """One thread hop for a feed's read: the log (``live.feed_read``) and the side sources' marks (the chat's)."""
+    return live.feed_read(game_id, after=after, keep=keep), side_start(game_id)
 
 
 class Waiter:

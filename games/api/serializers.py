@@ -165,6 +165,8 @@ class GameDetailOutput(serializers.Serializer):
     to_act = serializers.ListField(child=serializers.IntegerField(), help_text="Seats whose decision it is.")
     legal_actions = LegalActionsField(help_text="Your decisions now, with what each costs.")
     deadline = serializers.DateTimeField(allow_null=True, help_text="When the current decision times out.")
+    rematch_of = serializers.IntegerField(allow_null=True, help_text="The game this one is the rematch of.")
+    rematch = serializers.IntegerField(allow_null=True, help_text="This game's rematch, once every player accepted.")
 
 
 class EventOutput(serializers.Serializer):

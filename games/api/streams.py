@@ -26,6 +26,7 @@ from rest_framework.views import APIView
 from games.api.headers import LAST_EVENT_ID, last_event_id
 from games.api.hub import FeedPage, GameFeed, database, hub
 from games.api.serializers import EventOutput, render
+from games.api.side_events import side_read
 from games.api.views import GAME_NOT_FOUND
 from games.messages import STREAM_EVENTS
 from games.selectors import live
@@ -190,9 +191,14 @@ class GameStreamView(AsyncAPIView):
         if first.ended and not first.chunks and after >= first.version:
             waiter.close()
             return HttpResponse(status=204)
-        return _stream(self._events(game_id, user, waiter, first, after, follow=params["follow"]), waiter)
+        # Chat said before the stream opened is read over the API; the stream sends what is said from now on.
+        marks = dict(waiter.feed.side)
+        events = self._events(game_id, user, waiter, first, after, marks, follow=params["follow"])
+        return _stream(events, waiter)
 
-    async def _events(self, game_id: int, user: Any, waiter: Any, page: FeedPage, after: int, *, follow: bool) -> Any:
+    async def _events(
+        self, game_id: int, user: Any, waiter: Any, page: FeedPage, after: int, marks: dict[str, int], *, follow: bool
+    ) -> Any:
         heartbeat = settings.STREAMS_HEARTBEAT_SECONDS
         feed = waiter.feed
         try:
@@ -200,6 +206,10 @@ class GameStreamView(AsyncAPIView):
                 for seq, chunk in page.chunks:
                     yield chunk
                     after = seq
+                if feed.side_newer(marks):
+                    side, marks = await database(side_read, game_id, user, marks)
+                    for name, data in side:
+                        yield sse(data, event=name)  # no id: Last-Event-ID stays the log's
                 if not page.more:
                     if page.ended and after >= page.version:
                         return  # the log is complete; the client's reconnection gets a 204
@@ -209,7 +219,7 @@ class GameStreamView(AsyncAPIView):
                         yield HEARTBEAT
                         # A lost hint costs one heartbeat at most: the feed reads again if it has not lately.
                         await feed.refresh(older_than=heartbeat)
-                        if feed.gone or feed.newer_than(after):
+                        if feed.gone or feed.newer_than(after) or feed.side_newer(marks):
                             break
                 waiter.clear()
                 try:

@@ -2,7 +2,7 @@
 
 from django.urls import path, register_converter
 
-from games.api import export, lifecycle, review, streams, views
+from games.api import export, lifecycle, rematch, review, streams, views
 
 
 class GameIdConverter:
@@ -28,6 +28,10 @@ urlpatterns = [
     path("games/<game_id:game_id>/events/", views.EventListView.as_view(), name="game-events"),
     path("games/<game_id:game_id>/stream/", streams.GameStreamView.as_view(), name="game-stream"),
     path("games/<game_id:game_id>/review/", review.ReviewView.as_view(), name="game-review"),
+    path("games/<game_id:game_id>/rematch/", rematch.RematchView.as_view(), name="game-rematch"),
+    path("games/<game_id:game_id>/rematch/accept/", rematch.RematchAcceptView.as_view(), name="game-rematch-accept"),
+    path("games/<game_id:game_id>/rematch/decline/", rematch.RematchDeclineView.as_view(), name="game-rematch-decline"),
+    path("games/<game_id:game_id>/rematch/leave/", rematch.RematchLeaveView.as_view(), name="game-rematch-leave"),
     path("me/turns/", views.MyTurnsView.as_view(), name="my-turns"),
     path("games/<game_id:game_id>/resign/", lifecycle.ResignView.as_view(), name="game-resign"),
     path("games/<game_id:game_id>/seats/mine/", lifecycle.MySeatView.as_view(), name="game-seat-mine"),

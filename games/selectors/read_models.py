@@ -18,6 +18,7 @@ from games.engine.protocol import SPECTATOR, STAFF, Viewer, action_for_viewer
 from games.engine.protocol import Event as EngineEvent
 from games.models import Event, Game, GameStatus, Seat
 from games.selectors.due import due_of, seats_due
+from games.selectors.rematch import rematch_links
 from games.selectors.state import engine_of, game_state
 from palace_api.errors import ErrorCode, NotFoundError
 
@@ -98,6 +99,7 @@ def game_detail(game: Game, user: AbstractBaseUser | AnonymousUser, *, public_on
         "to_act": to_act,
         "legal_actions": legal,
         "deadline": game.deadline,
+        **rematch_links(game),
     }
 
 
@@ -226,7 +228,9 @@ def game_get(game_id: int) -> Game:
     """
     while True:
         # No ORDER BY: sorting a few seats here costs less than compiling one.
-        joined = Seat.objects.filter(game_id=game_id).select_related("game__creator", "player").order_by()
+        joined = (
+            Seat.objects.filter(game_id=game_id).select_related("game__creator", "game__rematch", "player").order_by()
+        )
         seats = sorted(joined, key=lambda seat: seat.number)
         if seats:
             game = seats[0].game
@@ -234,7 +238,7 @@ def game_get(game_id: int) -> Game:
                 seat.game = game
             break
         seated = Exists(Seat.objects.filter(game_id=OuterRef("pk")))
-        found = Game.objects.select_related("creator").filter(pk=game_id).annotate(seated=seated).first()
+        found = Game.objects.select_related("creator", "rematch").filter(pk=game_id).annotate(seated=seated).first()
         if found is None:
             raise NotFoundError(ErrorCode.GAME_NOT_FOUND, "no such game")
         if not found.seated:
@@ -253,4 +257,7 @@ def game_get(game_id: int) -> Game:
 
 def game_etag(game: Game, user: AbstractBaseUser | AnonymousUser) -> str:
     """An entity tag for the caller's view: it changes with the version and differs per viewer."""
-    return f'"g{game.pk}-v{game.version}-{viewer_for(game, user)}"'
+    # A finished game's view changes once more when its rematch is made (``rematch``), with no new version.
+    rematch = rematch_links(game)["rematch"] if game.status == GameStatus.FINISHED else None
+    suffix = f"-r{rematch}" if rematch else ""
+    return f'"g{game.pk}-v{game.version}-{viewer_for(game, user)}{suffix}"'

@@ -15,6 +15,7 @@ from palace_api.errors.codes import (
     ErrorCode,
     ForbiddenError,
     NotFoundError,
+    TooManyRequestsError,
     UnprocessableError,
     error_body,
 )
@@ -58,6 +59,7 @@ __all__ = [
     "ErrorSerializer",
     "ForbiddenError",
     "NotFoundError",
+    "TooManyRequestsError",
     "PayloadTooLargeErrorSerializer",
     "ThrottledErrorSerializer",
     "UnprocessableError",

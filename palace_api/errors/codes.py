@@ -67,6 +67,15 @@ class ErrorCode(StrEnum):
     PLAYER_NOT_FOUND = "player_not_found"
     RATED_NOT_PREARRANGED = "rated_not_prearranged"
     UNRATED_ACCOUNT = "unrated_account"
+    # Table chat and rematch (issue 26).
+    CANNOT_MUTE_SELF = "cannot_mute_self"
+    CHAT_FORBIDDEN = "chat_forbidden"
+    MESSAGE_EMPTY = "message_empty"
+    MESSAGE_NOT_FOUND = "message_not_found"
+    MESSAGE_TOO_LONG = "message_too_long"
+    REMATCH_CLOSED = "rematch_closed"
+    REMATCH_NOT_FOUND = "rematch_not_found"
+    REMATCH_TAKEN = "rematch_taken"
 
 
 class ApplicationError(Exception):
@@ -101,6 +110,12 @@ class ConflictError(ApplicationError):
 
 class UnprocessableError(ApplicationError):
     status = 422
+
+
+class TooManyRequestsError(ApplicationError):
+    """A per-user rate limit a service keeps itself (table chat); give ``retry_after`` (whole seconds)."""
+
+    status = 429
 
 
 def error_body(code: str, detail: str, **extra: Any) -> dict[str, Any]:

@@ -234,3 +234,24 @@ def test_a_stretch_announced_after_a_seat_was_handed_to_the_bot_is_told_as_it_st
     for user in users:
         later = [body["type"] for body in messages_of(user)[2:]]
         assert sorted(set(later)) == ["seat.to_bot"], later
+
+
+def test_a_rematch_is_announced_as_game_started_naming_the_game_it_replays(make_player, monkeypatch):
+    """Issue 26, README "Rematch": the players of a rematch are told by its game.started, with rematch_of."""
+    from games.services.lifecycle import game_resign
+    from games.services.rematch import rematch_answer, rematch_offer
+
+    monkeypatch.setattr("socket.getaddrinfo", lambda host, port, **kw: [(2, 1, 6, "", (host, port))])
+    (alice, _), (bob, _) = make_player("alice"), make_player("bob")
+    endpoint_create(user=bob, url="http://93.184.216.34/hook", events=["game.started"])
+    game = game_create(creator=alice, kind="palace", seats=2)
+    seat_take(game_id=game.pk, player=alice)
+    seat_take(game_id=game.pk, player=bob)
+    game_resign(user=alice, game_id=game.pk)
+    rematch_offer(user=alice, game_id=game.pk)
+    rematch_answer(user=bob, game_id=game.pk, accept=True)
+    new = Game.objects.get(rematch_of=game)
+    for each in (game, new):
+        game_changes_announce(game_id=each.pk, version=Game.objects.get(pk=each.pk).version)
+    started = [m.body["data"] for m in Message.objects.filter(event_type="game.started").order_by("id")]
+    assert [(data["game"], data["rematch_of"]) for data in started] == [(game.pk, None), (new.pk, game.pk)]

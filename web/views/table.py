@@ -31,7 +31,9 @@ from web.errors import error_words
 from web.forms import ActForm, HandSeenForm, seq_parameter
 from web.registry import table_kind
 from web.tables import TableKind, seat_names
+from web.views.chat import chat_panel
 from web.views.lobby import KIND_NAMES
+from web.views.rematch import rematch_panel
 
 LOG_LINES = 40
 """Log lines shown under the table (the log page shows the whole game)."""
@@ -81,6 +83,8 @@ def _table(request: HttpRequest, game: Any, *, error: str | None = None) -> dict
         "stream_kinds": " ".join(kind.entry_kinds),
         # A WSGI server (runserver, the browser tests' live server) buffers a stream whole: the page polls there.
         "live_stream": settings.WEB_LIVE_STREAM and isinstance(request, ASGIRequest),
+        # Called by the template only when it draws the results (Django calls a callable context value).
+        "rematch": lambda: rematch_panel(request, game),
     }
 
 
@@ -123,9 +127,10 @@ def table_next_hand(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 def table(request: HttpRequest, game_id: int) -> HttpResponse:
-    """The table page: the player's own seat if he sits at it, else the public view."""
+    """The table page: the player's own seat if he sits at it, else the public view, and the chat panel."""
     game = _game(game_id)
     context = _table(request, game, error=request.session.pop("web_error", None))
+    context["chat"] = chat_panel(request, game)
     return render(request, "web/table.html", context)
 
 

@@ -100,7 +100,7 @@ def game_started(stretch: LogStretch) -> list[Notice]:
             seat,
             first_action.seq,
             first_action.created,
-            {**stretch.base(seat, version=first_action.seq), "seats": seats},
+            {**stretch.base(seat, version=first_action.seq), "seats": seats, "rematch_of": stretch.game.rematch_of_id},
         )
         for seat in sorted(stretch.humans)
     ]

@@ -58,6 +58,7 @@ def log(monkeypatch) -> FakeLog:
 
     monkeypatch.setattr(hub_module, "database", database)
     monkeypatch.setattr(hub_module.live, "feed_read", fake.read)
+    monkeypatch.setattr(hub_module, "side_start", lambda game_id: {})  # no chat beside this fake log
     return fake
 
 
