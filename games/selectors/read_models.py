@@ -216,6 +216,14 @@ def game_summary(game: Game) -> dict[str, Any]:
     }
 
 
+def game_of_kind(game_id: int, kind: str) -> Game:
+    """``game_get(game_id)`` if that game is of ``kind`` (a query's filter: no code branches on a kind), else
+    ``NotFoundError("game_not_found")``, as for a game that does not exist."""
+    if not Game.objects.filter(pk=game_id, kind=kind).exists():
+        raise NotFoundError(ErrorCode.GAME_NOT_FOUND, "no such game")
+    return game_get(game_id)
+
+
 def game_get(game_id: int) -> Game:
     """The game with its seats (and their players) and creator, as one snapshot: the seats are those of the game's
     ``version``. Raises ``NotFoundError("game_not_found")``.

@@ -71,10 +71,8 @@ def _like(request: HttpRequest, kind: str) -> dict[str, Any]:
     if "like" not in request.GET:
         return {}
     try:
-        game = games.game_get(parse_seq(request.GET["like"]))
+        game = games.game_of_kind(parse_seq(request.GET["like"]), kind)
     except (ValueError, NotFoundError):
-        return {}
-    if game.kind != kind:
         return {}
     summary = games.game_summary(game)
     bots = [row["bot"] for row in summary["seats"] if row["bot"]]

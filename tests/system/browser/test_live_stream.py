@@ -20,10 +20,11 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.servers import ROOT
 from tests.system.browser.conftest import sign_up
 from tests.system.browser.play import SHOWN_AT, Latest, Record, catch_up, play_against_bot, version
 from tests.system.faults.servers import PrivateRedis
-from tests.system.streams.live import ROOT, LiveServer
+from tests.system.streams.live import LiveServer
 
 PASSWORD = "a long test password 42"  # noqa: S105
 ANSWERS = 200

@@ -29,7 +29,7 @@ def _follow(client, url: str, received: list[Sse], ready: threading.Event) -> No
 
 
 def _chat_live(server: LiveServer) -> None:
-    alice, bob, carol = server.player("alice"), server.player("bob"), server.player("carol")
+    alice, bob, carol = (server.player(f"chat-{name}") for name in ("alice", "bob", "carol"))
     game_id = new_poker_game(alice, bob)
     url = f"games/{game_id}/stream/"
     streams = {name: ([], threading.Event()) for name in ("bob", "carol")}
