@@ -56,7 +56,7 @@ from webhooks.models import Message
 from webhooks.services.dispatch import game_changes_announce
 from webhooks.services.endpoints import endpoint_create
 
-GAMES_PER_KIND = 5
+GAMES_PER_KIND = 8
 MAX_DECISIONS = 1500
 RESIGN_RATE = 0.02
 TIMEOUT_RATE = 0.08
