@@ -3,6 +3,7 @@ append as any client's decision, guarded by the version the work was queued for.
 
 from __future__ import annotations
 
+import logging
 import secrets
 from datetime import timedelta
 from typing import Any
@@ -23,6 +24,7 @@ from games.services.scheduling import SLOW_BOT_MOVE
 from outbox.broker import send_after_commit
 
 _RNG = secrets.SystemRandom()
+_log = logging.getLogger(__name__)
 
 ABSENT_BOT = "basic"
 """The bot that plays a seat handed over after ``max_timeouts`` (``on_absent: "bot"``): every kind has one."""
@@ -68,13 +70,19 @@ def bot_move(*, game_id: int, version: int) -> bool:
 
 
 def _bot_decide(game: Game, state: Any, seat: int, bot: str) -> Any:
-    """Append the decision of ``bot`` for ``seat``, or the seat's default action should the rules refuse
-    it; returns the new state."""
+    """Append the decision of ``bot`` for ``seat``, or the seat's default action should the bot fail or the
+    rules refuse its choice; returns the new state."""
     engine = engine_of(game)
-    choice = get_bot(game.kind, bot).choose(engine.view(state, seat), _RNG)
+    try:
+        action = _action_from(get_bot(game.kind, bot).choose(engine.view(state, seat), _RNG), seat)
+    except Exception:
+        # A bot's fault must not stall the table: its seat plays the rules' default action, and the fault is
+        # logged for us to mend (without the view, which holds the seat's hidden cards).
+        _log.exception("bot %r failed to decide in game %s seat %s; default action taken", bot, game.id, seat)
+        action = engine.default_action(state, seat)
     try:
         # The engine refuses an illegal choice before anything is written.
-        state, _ = append_action(game, state, _action_from(choice, seat))
+        state, _ = append_action(game, state, action)
     except EngineError:
         state, _ = append_action(game, state, engine.default_action(state, seat))
     return state

@@ -12,10 +12,11 @@ from django.db import OperationalError
 from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerError
 
-from games.models import Game, Seat
+from games.models import Event, Game, Seat
+from games.selectors.state import engine_of, game_state
 from games.services.games import game_create, seat_take
 from games.services.scheduling import BOT_MOVE
-from games.services.turns import stalled_bots_sweep
+from games.services.turns import bot_move, stalled_bots_sweep
 from outbox.broker import publish
 from players.services import player_register
 
@@ -97,3 +98,25 @@ def test_a_database_error_answers_503_with_retry_after(api_client, make_player) 
     assert answer.status_code == 503
     assert answer.json()["code"] == "service_unavailable"
     assert answer["Retry-After"] == str(answer.json()["retry_after"])
+
+
+@pytest.mark.django_db
+def test_a_bot_that_fails_to_decide_plays_the_default_action_and_the_table_goes_on(caplog) -> None:
+    """Given a bot whose choice raises, when its move is due, then its seat plays the rules' default action (the
+    log grows by that action, nothing else) and the fault is logged without the seat's cards."""
+    game = bot_match("faulty")
+    seat = Seat.objects.get(game=game, to_act=True).number
+    expected = engine_of(game).default_action(game_state(game), seat).to_json()
+
+    class Broken:
+        def choose(self, view, rng):
+            raise ValueError("a bot's bug")
+
+    with mock.patch("games.services.turns.get_bot", return_value=Broken()), caplog.at_level(logging.ERROR):
+        assert bot_move(game_id=game.pk, version=game.version)
+    moved = Game.objects.get(pk=game.pk)
+    assert moved.version > game.version
+    logged = Event.objects.filter(game=moved, payload__has_key="action").latest("seq").payload["action"]
+    assert logged == expected
+    assert "failed to decide" in caplog.text
+    assert "a bot's bug" in caplog.text
