@@ -168,7 +168,8 @@ def test_a_decision_cut_off_by_a_fault_is_applied_once_when_retried_with_its_key
     """Given a decision sent with an Idempotency-Key that waits inside the server for the game's row (the test
     holds its lock), when the database stops (the answer is 503) or the server is killed (no answer), then its
     retry with the same key once everything is back is answered 201, not replayed (nothing was applied), and the
-    decision is logged once: a request that died before its commit leaves nothing that blocks its retry."""
+    decision is logged once: a request that died before its commit leaves nothing that blocks its retry. (Should
+    its commit beat the shutdown, the answer is 201 and the retry is its replay.)"""
     import psycopg
 
     table = Table(pooled)
@@ -185,10 +186,15 @@ def test_a_decision_cut_off_by_a_fault_is_applied_once_when_retried_with_its_key
             headers = {**table.seats[seat], "Idempotency-Key": key}
             cut = pool.submit(table.request, "POST", path, headers=headers, json=body)
             wait_until("the decision waits for the game's row", lambda: waiting_for_a_lock(postgres, database))
+            applied = False
             if fault == "database stopped":
                 restart(postgres)
                 answer = cut.result(timeout=30)
-                assert answer is not None and answer.status_code == 503, answer and answer.text
+                assert answer is not None and answer.status_code in (201, 503), answer and answer.text
+                # PostgreSQL's fast shutdown signals its sessions one after another: on a loaded machine the
+                # holder's session can end, and the decision take the row and commit, before its own session is
+                # signalled. Then it was applied before the stop, and its retry must say so.
+                applied = answer.status_code == 201
             else:
                 pooled.kill("web")
                 assert cut.result(timeout=30) is None
@@ -199,7 +205,7 @@ def test_a_decision_cut_off_by_a_fault_is_applied_once_when_retried_with_its_key
         retry = table.decide(seat, body, deadline=deadline, key=key)
         assert retry is not None
         print(f"{fault}: the retry was answered 201 on try {retry.tries}, replayed: {retry.replayed}")
-        assert (retry.tries, retry.replayed) == (1, False)
+        assert (retry.tries, retry.replayed) == (1, applied)
         assert retry.answer["events"][0]["seq"] == current["version"] + 1
         assert table.assert_nothing_lost_or_doubled() == 1
     finally:
