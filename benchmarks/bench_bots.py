@@ -28,22 +28,22 @@ import threading
 import time
 import uuid
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import httpx
 import redis
 
 from benchmarks.harness import (
     DEFAULT_DATABASE_URL,
-    LOOPBACK_NAMES,
     BenchError,
     CeleryWorker,
     Server,
     fresh_database,
+    guarded,
     loopback_url,
     machine,
     migrate,
     percentile,
+    redis_url,
     server_environment,
     with_database,
 )
@@ -162,24 +162,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--samples", type=int, default=200)
     parser.add_argument("--duration", type=float, default=10.0)
     args = parser.parse_args(argv)
-    try:
-        return run(args)
-    except BenchError as error:
-        print(f"bench_bots: {error}", file=sys.stderr)
-        return 2
+    return guarded("bench_bots", lambda: run(args))
 
 
 def run(args: argparse.Namespace) -> int:
     admin_url = loopback_url(os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL)
-    redis_url = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/7")
-    if (urlsplit(redis_url).hostname or "") not in LOOPBACK_NAMES:
-        raise BenchError("BENCH_REDIS_URL must name a Redis server on loopback")
+    broker_url = redis_url("redis://127.0.0.1:6379/7")
     name = f"palace_bench_bots_{os.getpid()}"
     with tempfile.TemporaryDirectory() as tmp, fresh_database(admin_url, name):
         workdir = Path(tmp)
         env = server_environment(with_database(admin_url, name, "conn_max_age=600"), "palace_api.settings", workdir)
-        env.update({"CELERY_BROKER_URL": redis_url, "BENCH_REDIS_URL": redis_url})
-        client = redis.Redis.from_url(redis_url)
+        env.update({"CELERY_BROKER_URL": broker_url, "BENCH_REDIS_URL": broker_url})
+        client = redis.Redis.from_url(broker_url)
         client.flushdb()
         migrate(env)
         os.environ.update(env)

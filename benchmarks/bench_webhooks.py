@@ -37,21 +37,21 @@ from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import redis
 
 from benchmarks.harness import (
     DEFAULT_DATABASE_URL,
     HOST,
-    LOOPBACK_NAMES,
     BenchError,
     CeleryWorker,
     fresh_database,
+    guarded,
     loopback_url,
     machine,
     migrate,
     percentile,
+    redis_url,
     server_environment,
     with_database,
 )
@@ -253,18 +253,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--messages", type=int, default=10_000)
     parser.add_argument("--samples", type=int, default=1000)
     args = parser.parse_args(argv)
-    try:
-        return run(args)
-    except BenchError as error:
-        print(f"bench_webhooks: {error}", file=sys.stderr)
-        return 2
+    return guarded("bench_webhooks", lambda: run(args))
 
 
 def run(args: argparse.Namespace) -> int:
     admin_url = loopback_url(os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL)
-    redis_url = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/8")
-    if (urlsplit(redis_url).hostname or "") not in LOOPBACK_NAMES:
-        raise BenchError("BENCH_REDIS_URL must name a Redis server on loopback")
+    broker_url = redis_url("redis://127.0.0.1:6379/8")
     receiver, receiver_port, hits = start_receiver()
     name = f"palace_bench_webhooks_{os.getpid()}"
     with tempfile.TemporaryDirectory() as tmp, fresh_database(admin_url, name):
@@ -272,14 +266,14 @@ def run(args: argparse.Namespace) -> int:
         env = server_environment(with_database(admin_url, name, "conn_max_age=600"), "palace_api.settings", workdir)
         env.update(
             {
-                "CELERY_BROKER_URL": redis_url,
+                "CELERY_BROKER_URL": broker_url,
                 "WEBHOOK_ALLOWED_NETWORKS": "127.0.0.0/8",
                 "WEBHOOK_TIMEOUT": "1",
                 "WEBHOOK_RETRY_DELAYS": "3600",
                 "WEBHOOK_SWEEP_SECONDS": "3600",
             }
         )
-        client = redis.Redis.from_url(redis_url)
+        client = redis.Redis.from_url(broker_url)
         client.flushdb()
         migrate(env)
         os.environ.update(env)
@@ -291,7 +285,7 @@ def run(args: argparse.Namespace) -> int:
         workers = start_workers(env, workdir)
         announcements: Announcements | None = None
         try:
-            announcements = Announcements(redis_url)
+            announcements = Announcements(broker_url)
             game_latencies(20, announcements)  # warm-up, and the game worker is up once the bot answers
             alone = game_latencies(args.samples, announcements)
             queue_messages(receiver_port, args.messages)

@@ -13,6 +13,7 @@ import platform
 import random
 import secrets
 import statistics
+import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -48,12 +49,14 @@ __all__ = [
     "choose_action",
     "free_port",
     "fresh_database",
+    "guarded",
     "load_average",
     "loopback_url",
     "machine",
     "migrate",
     "percentile",
     "ratio",
+    "redis_url",
     "server_environment",
     "timed",
     "with_database",
@@ -77,6 +80,15 @@ def loopback_url(url: str) -> str:
         raise BenchError(f"DATABASE_URL must name a PostgreSQL server (got scheme {parts.scheme!r})")
     if (parts.hostname or "") not in LOOPBACK_NAMES:
         raise BenchError(f"DATABASE_URL must name a server on loopback, not {parts.hostname!r}")
+    return url
+
+
+def redis_url(default: str) -> str:
+    """``BENCH_REDIS_URL``, else ``default``: the Redis database a benchmark's broker uses (and empties);
+    :class:`BenchError` unless it names a server on loopback."""
+    url = os.environ.get("BENCH_REDIS_URL", default)
+    if (urlsplit(url).hostname or "") not in LOOPBACK_NAMES:
+        raise BenchError("BENCH_REDIS_URL must name a Redis server on loopback")
     return url
 
 
@@ -213,3 +225,13 @@ def machine() -> str:
     except OSError:
         pass
     return f"{os.cpu_count()} CPUs ({model}), Python {platform.python_version()}, load average {load_average()}"
+
+
+def guarded(name: str, run: Callable[[], int]) -> int:
+    """``run()``'s exit status; a :class:`BenchError` (a run that could not be set up, a server that misbehaved)
+    is printed as ``name: error`` on standard error, status 2."""
+    try:
+        return run()
+    except BenchError as error:
+        print(f"\n{name}: {error}", file=sys.stderr)
+        return 2

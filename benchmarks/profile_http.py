@@ -30,19 +30,19 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 from benchmarks.harness import (
     DEFAULT_DATABASE_URL,
-    LOOPBACK_NAMES,
     ROOT,
     BenchError,
     choose_action,
     fresh_database,
+    guarded,
     load_average,
     loopback_url,
     machine,
     migrate,
+    redis_url,
     server_environment,
     with_database,
 )
@@ -139,26 +139,20 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not 10 <= args.actions <= 5000:
         parser.error("--actions: 10 to 5,000")
-    try:
-        return run(args)
-    except BenchError as error:
-        print(f"profile_http: {error}", file=sys.stderr)
-        return 2
+    return guarded("profile_http", lambda: run(args))
 
 
 def run(args: argparse.Namespace) -> int:
     import redis
 
     admin_url = loopback_url(os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL)
-    redis_url = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/9")
-    if (urlsplit(redis_url).hostname or "") not in LOOPBACK_NAMES:
-        raise BenchError("BENCH_REDIS_URL must name a Redis server on loopback")
+    broker_url = redis_url("redis://127.0.0.1:6379/9")
     print(f"Machine: {machine()}")
     name = f"palace_bench_profile_{os.getpid()}"
-    broker = redis.Redis.from_url(redis_url)
+    broker = redis.Redis.from_url(broker_url)
     with tempfile.TemporaryDirectory() as tmp, fresh_database(admin_url, name):
         env = server_environment(with_database(admin_url, name, "conn_max_age=600"), "palace_api.settings", Path(tmp))
-        env.update({"CELERY_BROKER_URL": redis_url, "STREAMS_REDIS_URL": redis_url})
+        env.update({"CELERY_BROKER_URL": broker_url, "STREAMS_REDIS_URL": broker_url})
         migrate(env)
         os.environ.update(env)
         import django
