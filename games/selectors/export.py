@@ -111,6 +111,11 @@ def game_export(game: Game, user: AbstractBaseUser | AnonymousUser) -> dict[str,
     }
 
 
+def has_phh(game: Game) -> bool:
+    """Whether ``game``'s kind has a PHH form (``game_phh``): the pages link to it where it has."""
+    return game_kind(game.kind).phh is not None
+
+
 def game_phh(game: Game, user: AbstractBaseUser | AnonymousUser) -> str:
     """``game`` as a PHH text (``.phhs``: one TOML table a hand) for ``user``, written by its kind's PHH writer
     (``games.engine.registry``, e.g. ``games.engine.poker.phh.phhs``) from ``game_export``: the same log, redacted
