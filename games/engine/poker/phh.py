@@ -70,6 +70,7 @@ class PhhHand:
         return f"p{self.order.index(seat) + 1}" if seat in self.order else f"seat{seat + 1}"
 
     def index(self, seat: int) -> int:
+        """The seat's place in the per-player arrays (``p1`` is 0); raises ``ValueError`` for a seat not dealt in."""
         return self.order.index(seat)
 
 
