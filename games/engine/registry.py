@@ -1,8 +1,9 @@
 """The games the server knows, by ``kind``, and each one's parts: the one place that maps a kind to them.
 
 Outside ``games.engine`` nothing compares a kind: the server, the admin and the pages ask ``game_kind(kind)``
-for the game's rules, its event catalogue, its phrase table and its history reader (and ``web/registry.py`` for
-the web table). Each part lives beside its game (``games/engine/poker/``, ``games/engine/shedding/``).
+for the game's rules, its event catalogue, its phrase table, its history reader and its PHH writer (and
+``web/registry.py`` for the web table). Each part lives beside its game (``games/engine/poker/``,
+``games/engine/shedding/``).
 """
 
 from __future__ import annotations
