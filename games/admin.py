@@ -29,6 +29,7 @@ from django.utils.html import format_html, format_html_join
 from games.engine.protocol import STAFF
 from games.engine.registry import game_kind
 from games.models import Event, Game, IdempotencyKey, Seat
+from games.selectors.export import has_phh
 from games.selectors.hand_history import hand_histories, hand_history
 from games.selectors.read_models import event_json
 from games.selectors.words import game_names, log_lines, seat_row_name
@@ -134,12 +135,15 @@ class GameAdmin(StaffReadOnly, admin.ModelAdmin):
     def review_links(self, game: Game) -> str:
         hands = reverse("admin:games_game_hands", args=[game.pk])
         export = reverse("game-export", args=[game.pk])
-        return format_html(
+        links = format_html(
             '<a href="{}">event log</a> · <a href="{}">hands</a> · <a href="{}">export</a>',
             event_log_url(game.pk),
             hands,
             export,
         )
+        if not has_phh(game):
+            return links
+        return format_html('{} · <a href="{}">PHH</a>', links, reverse("game-export-phh", args=[game.pk]))
 
     @admin.display(description="hands")
     def hand_list(self, game: Game) -> str:

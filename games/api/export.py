@@ -1,5 +1,6 @@
-"""Exports: ``GET games/{id}/export/`` (one game, JSON) and ``GET me/games/export/`` (a player's finished games,
-NDJSON, streamed). Both are throttled in their own scope, ``export`` (``THROTTLE_EXPORT``), besides ``user``."""
+"""Exports: ``GET games/{id}/export/`` (one game, JSON), ``GET games/{id}/export/phh/`` (a Palace Poker game as a
+PHH text) and ``GET me/games/export/`` (a player's finished games, NDJSON, streamed). All are throttled in their own
+scope, ``export`` (``THROTTLE_EXPORT``), besides ``user``."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 from asgiref.sync import sync_to_async
-from django.http import StreamingHttpResponse
+from django.http import HttpResponse, StreamingHttpResponse
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers
 from rest_framework.renderers import JSONRenderer
@@ -26,6 +28,8 @@ from palace_api.errors import NO_BODY, ErrorCode, error_responses
 from palace_api.serializers import NoQuery, StrictSerializer, query
 
 NDJSON = "application/x-ndjson"
+PHH = "text/plain"
+"""The PHH text's media type: TOML, sent as plain text (UTF-8) so that a browser shows it."""
 
 
 class ExportThrottle(ScopedRateThrottle):
@@ -106,15 +110,55 @@ class GameExportView(APIView):
         return Response(selectors.game_export(game_get(game_id), request.user))
 
 
-class MyGamesExportView(APIView):
+class JsonErrors:
+    """A view whose answer has one type whatever the client accepts (NDJSON, a PHH text): its errors go out as
+    JSON in the one shape (README, "Errors"), as the event streams' do."""
+
+    def perform_content_negotiation(self, request: Request, force: bool = False) -> tuple[JSONRenderer, str]:
+        renderer = JSONRenderer()
+        return renderer, renderer.media_type
+
+
+class GamePhhView(JsonErrors, APIView):
     throttle_classes = [UserRateThrottle, ExportThrottle]
     throttle_scope = "export"
 
-    def perform_content_negotiation(self, request: Request, force: bool = False) -> tuple[JSONRenderer, str]:
-        # The games go out as NDJSON whatever the client accepts; errors as JSON in the one shape (README,
-        # "Errors"), as the event streams do.
-        renderer = JSONRenderer()
-        return renderer, renderer.media_type
+    @extend_schema(
+        tags=["games"],
+        operation_id="games_export_phh",
+        responses={
+            (200, PHH): OpenApiResponse(
+                OpenApiTypes.STR,
+                description='A `.phhs` text (TOML, UTF-8): one table a hand, `[1]`, `[2]` ... (README, "Palace '
+                'Poker as PHH").',
+            ),
+            **error_responses(
+                "GamesExportPhh",
+                {
+                    400: (ErrorCode.INVALID,),
+                    404: (ErrorCode.GAME_NOT_FOUND,),
+                    422: (ErrorCode.PHH_UNAVAILABLE,),
+                },
+                401,
+                *NO_BODY,
+            ),
+        },
+    )
+    def get(self, request: Request, game_id: int) -> HttpResponse:
+        """A Palace Poker game as PHH (Poker Hand History) text, each hand a PHH hand, from the log as you may see
+        it (as the JSON export gives it: `??` for a card hidden from you). Palace Poker's own facts are fields
+        prefixed `_`; its moves PHH has no action for are commentaries. The shedding game has no PHH form:
+        422 `phh_unavailable`."""
+        query(request, NoQuery)
+        game = game_get(game_id)
+        answer = HttpResponse(selectors.game_phh(game, request.user), content_type=f"{PHH}; charset=utf-8")
+        answer["Content-Disposition"] = f'inline; filename="{game.kind}-{game.pk}.phhs"'
+        return answer
+
+
+class MyGamesExportView(JsonErrors, APIView):
+    throttle_classes = [UserRateThrottle, ExportThrottle]
+    throttle_scope = "export"
 
     @extend_schema(
         tags=["me"],

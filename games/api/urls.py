@@ -38,6 +38,7 @@ urlpatterns = [
     path("games/<game_id:game_id>/cancel/", lifecycle.CancelView.as_view(), name="game-cancel"),
     path("me/games/", lifecycle.MyGamesView.as_view(), name="my-games"),
     path("games/<game_id:game_id>/export/", export.GameExportView.as_view(), name="game-export"),
+    path("games/<game_id:game_id>/export/phh/", export.GamePhhView.as_view(), name="game-export-phh"),
     path("me/games/export/", export.MyGamesExportView.as_view(), name="my-games-export"),
     path("me/stream/", streams.MyStreamView.as_view(), name="my-stream"),
     path("me/stream-token/", streams.StreamTokenView.as_view(), name="my-stream-token"),

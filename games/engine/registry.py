@@ -1,8 +1,9 @@
 """The games the server knows, by ``kind``, and each one's parts: the one place that maps a kind to them.
 
 Outside ``games.engine`` nothing compares a kind: the server, the admin and the pages ask ``game_kind(kind)``
-for the game's rules, its event catalogue, its phrase table and its history reader (and ``web/registry.py`` for
-the web table). Each part lives beside its game (``games/engine/poker/``, ``games/engine/shedding/``).
+for the game's rules, its event catalogue, its phrase table, its history reader and its PHH writer (and
+``web/registry.py`` for the web table). Each part lives beside its game (``games/engine/poker/``,
+``games/engine/shedding/``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from games.engine.phrasing import Line, Names, Phrase
 from games.engine.poker import PALACE_POKER
 from games.engine.poker import events as poker_events
 from games.engine.poker import history as poker_history
+from games.engine.poker import phh as poker_phh
 from games.engine.poker import phrases as poker_phrases
 from games.engine.poker import standings as poker_standings
 from games.engine.protocol import Game
@@ -30,6 +32,9 @@ Histories = Callable[[Iterable[Mapping[str, Any]], Names, Mapping[str, Any]], It
 """A history reader: log entries in the API's shape (in ``seq`` order), the seats' names and the game's options
 -> its hands, each with ``number``, ``first_seq``, ``last_seq``, ``dealer``, ``finished``, ``ends_match`` and
 ``result`` (words)."""
+PhhWriter = Callable[[Mapping[str, Any], Names], str]
+"""A PHH writer: a game's export (``games.selectors.export.game_export``, as its caller may see it) and the seats'
+names -> the game as a ``.phhs`` text (``games.engine.poker.phh``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +44,8 @@ class GameKind:
     (``phrasing.Phrase``); ``histories``: its history reader; ``outcomes``: the event types that say who won a
     hand or the match (a summary prints their lines); ``slug``: the folder of its parts outside the engine
     (``web/<slug>/``, the admin's ``admin/games/<slug>/`` templates); ``standings``: its finishing order and
-    rating ladders (``places(events)``, ``ladder(options)``, ``LADDERS``: see ``poker/standings.py``)."""
+    rating ladders (``places(events)``, ``ladder(options)``, ``LADDERS``: see ``poker/standings.py``); ``phh``: its
+    PHH writer, ``None`` for a game PHH cannot write (PHH records poker hands: the shedding game has none)."""
 
     kind: str
     title: str
@@ -50,6 +56,7 @@ class GameKind:
     outcomes: frozenset[str]
     slug: str
     standings: Any
+    phh: PhhWriter | None = None
 
     def phrase(self, event: Mapping[str, Any], names: Names) -> Line:
         """``event`` (``Event.view_json`` for some viewer) in words; raises ``KeyError`` for a type not in the
@@ -70,6 +77,7 @@ KINDS: dict[str, GameKind] = {
             outcomes=frozenset({"pot_awarded", "player_left", "match_ended"}),
             slug="poker",
             standings=poker_standings,
+            phh=poker_phh.phhs,
         ),
         GameKind(
             kind=PALACE.kind,

@@ -16,9 +16,13 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q
 
+from games.engine.phrasing import Names
 from games.engine.protocol import STAFF, Viewer
+from games.engine.registry import game_kind
 from games.models import Event, Game, GameStatus
 from games.selectors.read_models import event_json, game_seats, viewer_for
+from games.selectors.words import seat_names
+from palace_api.errors import ErrorCode, UnprocessableError
 
 FORMAT = "palace-export/1"
 """The export's version: a change that a reader of version 1 would misread gets a new one."""
@@ -105,6 +109,26 @@ def game_export(game: Game, user: AbstractBaseUser | AnonymousUser) -> dict[str,
         "log": entries,
         "result": _result(entries),
     }
+
+
+def has_phh(game: Game) -> bool:
+    """Whether ``game``'s kind has a PHH form (``game_phh``): the pages link to it where it has."""
+    return game_kind(game.kind).phh is not None
+
+
+def game_phh(game: Game, user: AbstractBaseUser | AnonymousUser) -> str:
+    """``game`` as a PHH text (``.phhs``: one TOML table a hand) for ``user``, written by its kind's PHH writer
+    (``games.engine.registry``, e.g. ``games.engine.poker.phh.phhs``) from ``game_export``: the same log, redacted
+    or whole, as the JSON export gives ``user``, so it shows no card that export does not. Raises
+    ``UnprocessableError("phh_unavailable")`` for a kind PHH cannot write (the shedding game)."""
+    kind = game_kind(game.kind)
+    if kind.phh is None:
+        raise UnprocessableError(
+            ErrorCode.PHH_UNAVAILABLE,
+            f"{kind.title} has no PHH form: PHH records poker hands. The JSON export (export/) holds the game.",
+        )
+    export = game_export(game, user)
+    return kind.phh(export, Names(seat_names(export["seats"])))
 
 
 def player_games(

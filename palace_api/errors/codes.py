@@ -56,6 +56,7 @@ class ErrorCode(StrEnum):
     NO_FREE_SEAT = "no_free_seat"
     NOT_SEATED = "not_seated"
     NOT_YOUR_TURN = "not_your_turn"
+    PHH_UNAVAILABLE = "phh_unavailable"
     REVIEW_NOT_FOUND = "review_not_found"
     SEAT_PLAYED_BY_BOT = "seat_played_by_bot"
     SEAT_TAKEN = "seat_taken"

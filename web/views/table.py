@@ -17,6 +17,7 @@ from django.views.decorators.http import require_POST
 
 from games.engine.errors import EngineError
 from games.selectors import read_models as games
+from games.selectors.export import has_phh
 from games.selectors.hand_end import last_finished_hand, match_ends
 from games.selectors.options import bot_choices
 from games.selectors.replay import game_replay_step
@@ -240,6 +241,7 @@ def table_replay(request: HttpRequest, game_id: int, step: int) -> HttpResponse:
             "previous": step - 1 if step > 1 else None,
             "next": step + 1 if step < replay["steps"] else None,
             "replaying": True,
+            "phh": has_phh(game),
             "review": review_panel(game, request.user, step=step),
             "error": request.session.pop("web_error", None),
         },

@@ -226,6 +226,7 @@ def test_staff_sees_the_hand_list_game_and_log_pages(example_game, staff_client)
     change = staff_client.get(f"/admin/games/game/{pk}/change/")
     assert change.status_code == 200
     assert f"/admin/games/game/{pk}/hands/1/" in change.content.decode()
+    assert f'href="/api/v1/games/{pk}/export/phh/"' in change.content.decode(), "the PHH text (README, exports)"
     assert "aaron" in change.content.decode(), "the seat inline"
     dave = Seat.objects.get(game=example_game, number=DAVE).player
     for query in ("", f"?player={dave.pk}", "?q=dave", f"?q={pk}", "?kind=palace-poker&status=finished"):

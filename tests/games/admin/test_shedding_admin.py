@@ -31,3 +31,4 @@ def test_admin_pages_of_a_shedding_game(client, make_player):
     ):
         response = client.get(path)
         assert response.status_code == 200, (path, response.status_code)
+        assert "/export/phh/" not in response.content.decode(), "PHH cannot write the shedding game"

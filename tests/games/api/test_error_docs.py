@@ -57,10 +57,10 @@ def streamed(operation: dict) -> bool:
 
 
 def one_type(operation: dict) -> bool:
-    """An operation that answers one type whatever the client accepts (an event stream, an NDJSON export), its
-    errors in JSON: no 406."""
+    """An operation that answers one type whatever the client accepts (an event stream, an NDJSON export, a PHH
+    text), its errors in JSON: no 406."""
     content = operation["responses"].get("200", {}).get("content", {})
-    return streamed(operation) or "application/x-ndjson" in content
+    return streamed(operation) or "application/x-ndjson" in content or "text/plain" in content
 
 
 def concrete(path: str) -> str:
@@ -174,7 +174,7 @@ def test_throttled_is_a_documented_429_with_retry_after(schema, auth_client, mak
 
 def test_an_accept_that_cannot_be_met_is_a_documented_406_exactly_where_it_occurs(schema, auth_client, make_player):
     """DRF's content negotiation refuses an ``Accept`` it cannot meet before anything else: 406
-    ``not_acceptable`` on every operation but the event streams and the NDJSON export, which answer JSON errors
+    ``not_acceptable`` on every operation but the event streams and the NDJSON and PHH exports, which answer JSON errors
     whatever is asked (and so do not document it)."""
     client = auth_client(make_player("alice")[1])
     refused = []
