@@ -89,10 +89,14 @@ class ExportQuery(StrictSerializer):
     kind = serializers.ChoiceField(required=False, choices=sorted(GAMES))
 
 
-class GameExportView(APIView):
+class ExportView(APIView):
+    """An export operation: throttled per account in the scope ``export`` besides ``user``."""
+
     throttle_classes = [UserRateThrottle, ExportThrottle]
     throttle_scope = "export"
 
+
+class GameExportView(ExportView):
     @extend_schema(
         tags=["games"],
         operation_id="games_export",
@@ -119,10 +123,7 @@ class JsonErrors:
         return renderer, renderer.media_type
 
 
-class GamePhhView(JsonErrors, APIView):
-    throttle_classes = [UserRateThrottle, ExportThrottle]
-    throttle_scope = "export"
-
+class GamePhhView(JsonErrors, ExportView):
     @extend_schema(
         tags=["games"],
         operation_id="games_export_phh",
@@ -156,10 +157,7 @@ class GamePhhView(JsonErrors, APIView):
         return answer
 
 
-class MyGamesExportView(JsonErrors, APIView):
-    throttle_classes = [UserRateThrottle, ExportThrottle]
-    throttle_scope = "export"
-
+class MyGamesExportView(JsonErrors, ExportView):
     @extend_schema(
         tags=["me"],
         operation_id="me_games_export",
