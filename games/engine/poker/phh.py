@@ -27,6 +27,7 @@ from games.engine.event_fields import BOOL, HEX, HEXES, INTS, PER_SEAT, SEAT, SE
 from games.engine.phrasing import Names
 from games.engine.poker.events import EVENTS
 from games.engine.poker.history import Battle, read_hands
+from games.engine.poker.options import parse_options
 from games.engine.seeding import SEED_EVENT_TYPES
 
 FORMAT = "palace-phh/1"
@@ -169,7 +170,7 @@ def _read(hand: PhhHand, event: Mapping[str, Any]) -> None:
 def phh_hands(export: Mapping[str, Any]) -> list[PhhHand]:
     """The hands of the export's log, in order (the last may be going on). A hand runs from ``hand_started`` to
     the next; what is logged after its ``hand_ended`` (a player leaving, the match's end) belongs to it."""
-    stacks = [export["options"]["starting_stack"]] * export["seat_count"]
+    stacks = [parse_options(export["options"], export["seat_count"]).starting_stack] * export["seat_count"]
     hands: list[PhhHand] = []
     for entry in export["log"]:
         if "action" not in entry:
@@ -220,17 +221,18 @@ def _viewer(viewer: Any) -> str:
 
 def hand_fields(export: Mapping[str, Any], hand: PhhHand, names: Names, battles: list[Battle]) -> dict[str, Any]:
     """The PHH fields of one hand, standard ones first (README, "Palace Poker as PHH", has the table)."""
-    options = export["options"]
-    limit = options["betting"] == "limit"
+    # The engine's reading of the stored options (its defaults for any a game stored earlier lacks).
+    options = parse_options(export["options"], export["seat_count"])
+    limit = options.betting == "limit"
     count = len(hand.order)
     when = datetime.datetime.fromisoformat(hand.created.replace("Z", "+00:00"))
     return {
-        "variant": VARIANTS[options["betting"]],
+        "variant": VARIANTS[options.betting],
         "antes": hand.antes,
         "blinds_or_straddles": [0] * count,
-        "small_bet": options["small_bet"] if limit else None,
-        "big_bet": options["big_bet"] if limit else None,
-        "min_bet": None if limit else options["small_bet"],
+        "small_bet": options.small_bet if limit else None,
+        "big_bet": options.big_bet if limit else None,
+        "min_bet": None if limit else options.small_bet,
         "starting_stacks": hand.starting,
         "actions": hand.actions,
         "table": export["id"],
@@ -248,8 +250,8 @@ def hand_fields(export: Mapping[str, Any], hand: PhhHand, names: Names, battles:
         "_variant": "palace-poker",
         "_format": FORMAT,
         "_viewer": _viewer(export["viewer"]),
-        "_options": options,
-        "_big_bet": None if limit else options["big_bet"],
+        "_options": export["options"],
+        "_big_bet": None if limit else options.big_bet,
         "_banners": hand.banners,
         "_banners_rejected": hand.rejected,
         "_battles": [_battle(hand, battle) for battle in battles],

@@ -170,3 +170,19 @@ def test_a_name_or_a_hand_with_quotes_stays_toml() -> None:
     names = Names({seat: f'o\'neil "{seat}" \\' for seat in range(scenario.seats)})
     hands = tomllib.loads(phhs(export_of(scenario, STAFF, steps), names))
     assert all(name.startswith("o'neil \"") for hand in hands.values() for name in hand["players"])
+
+
+def test_a_game_stored_with_fewer_options_is_written_with_the_engines_defaults() -> None:
+    """A game stored before an option existed holds only some of them: the text reads the rest as the engine
+    does (its defaults), where a missing key used to end the request in a KeyError."""
+    names = names_for(3, {})
+    for seed in range(6):
+        scenario = random_scenario(POKER, seed)
+        export = export_of(scenario, STAFF, list(playout(scenario, {})))
+        defaults = parse_options({}, scenario.seats).to_json()
+        stored = {key: value for key, value in export["options"].items() if defaults.get(key) != value}
+        full = tomllib.loads(phhs(export, names))
+        short = tomllib.loads(phhs({**export, "options": stored}, names))
+        for hand in [*full.values(), *short.values()]:
+            del hand["_options"]
+        assert short == full, scenario
