@@ -32,7 +32,9 @@ class Game(models.Model):
     """One match of a Palace game. ``options``: the engine's options; ``turn_timeout``: seconds a
     human has for a decision (``None``: no limit); ``max_timeouts``: consecutive timeouts of a seat
     after which ``on_absent`` applies (``None``: never); ``version``: the number of events in the log;
-    ``rated``: its end changes its players' ratings (the ``ratings`` app; every seat a player or a bot)."""
+    ``rated``: its end changes its players' ratings (the ``ratings`` app; every seat a player or a bot);
+    ``seed_master``, ``seed_master_salt``: hex, drawn at creation, every seed the server brings to the match
+    (``games.engine.master_seed``; empty for games stored before it), secret until the whole log is revealed."""
 
     kind = models.CharField(max_length=32, db_index=True)
     seat_count = models.PositiveSmallIntegerField()
@@ -42,6 +44,8 @@ class Game(models.Model):
     on_absent = models.CharField(max_length=16, choices=OnAbsent.choices, default=OnAbsent.RESIGN)
     prearranged_shuffles = models.JSONField(null=True, blank=True)
     rated = models.BooleanField(default=False)
+    seed_master = models.CharField(max_length=64, blank=True, default="")
+    seed_master_salt = models.CharField(max_length=32, blank=True, default="")
     status = models.CharField(max_length=16, choices=GameStatus.choices, default=GameStatus.WAITING, db_index=True)
     version = models.PositiveIntegerField(default=0)
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)

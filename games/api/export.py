@@ -21,6 +21,7 @@ from rest_framework.views import APIView
 
 from games.api.schema import GAME_EVENT, OptionsField, ViewerField
 from games.api.serializers import EventOutput, SeatOutput
+from games.engine.master_seed import SCHEME as MASTER_SCHEME
 from games.engine.registry import GAMES
 from games.selectors import export as selectors
 from games.selectors.read_models import game_get
@@ -50,6 +51,16 @@ class DealOutput(serializers.Serializer):
     revealed_at = serializers.IntegerField(allow_null=True, help_text="The seq of its `seeds_revealed`, if any.")
 
 
+class MasterOutput(serializers.Serializer):
+    """The match's master seed: every seed the server brings to it derives from this one, committed at the
+    game's creation, before anyone sat (README, "Provably fair shuffles")."""
+
+    scheme = serializers.ChoiceField(choices=[MASTER_SCHEME])
+    commitment = serializers.CharField(help_text="SHA-256 of the salt then the master seed, hex.")
+    seed = serializers.CharField(allow_null=True, help_text="Hex; null until the whole log is revealed to you.")
+    salt = serializers.CharField(allow_null=True, help_text="Hex; null until the whole log is revealed to you.")
+
+
 @extend_schema_field({"allOf": [{"$ref": f"#/components/schemas/{GAME_EVENT}"}], "nullable": True})
 class ResultField(serializers.JSONField):
     """The match's ``match_ended`` event as the log gives it, or null."""
@@ -70,6 +81,7 @@ class GameExportOutput(serializers.Serializer):
     complete = serializers.BooleanField(
         help_text="The log is whole, as staff see it: you are staff, or the match is over and every seed revealed."
     )
+    master = MasterOutput(allow_null=True, help_text="Null for a game stored before master seeds.")
     seats = SeatOutput(many=True)
     deals = DealOutput(many=True)
     log = EventOutput(many=True)

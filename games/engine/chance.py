@@ -14,6 +14,7 @@ from typing import Any, Protocol
 from games.engine.cards import Card
 from games.engine.errors import EngineCode, EngineError
 from games.engine.fairness import SALT_BYTES, SERVER_SEED_BYTES, SeedDraw, derive_order
+from games.engine.master_seed import master_draw
 from games.engine.protocol import Action, ChanceRequest
 
 _SYSTEM = secrets.SystemRandom()
@@ -81,12 +82,17 @@ def fair_shuffle(
     game: str,
     players: Sequence[str | None],
     rng: Any = None,
+    master: str | None = None,
 ) -> Action:
     """The shuffle the server makes under commit-reveal shuffles (``games.engine.fairness``): the first of a
-    deal draws the deal's seeds (``draw_seeds``) and carries them with the order they give; a later one takes
-    the order the committed seeds give; in a match begun without seeds (stored before them, or prearranged),
-    a ``SystemRandom`` order. ``rng`` (simulations and tests only): a seeded ``random.Random`` for both."""
+    deal draws the deal's seeds (``draw_seeds``; with the match's ``master`` seed, hex, derives them from it:
+    ``games.engine.master_seed``) and carries them with the order they give; a later one takes the order the
+    committed seeds give; in a match begun without seeds (stored before them, or prearranged), a
+    ``SystemRandom`` order. ``rng`` (simulations and tests only): a seeded ``random.Random`` for both."""
     if not request.seeds_due:
         return sample_shuffle(request, rng)
-    draw = draw_seeds(game=game, deal=request.deal, players=players, rng=rng)
+    if master is not None:
+        draw = master_draw(master, game=game, deal=request.deal, players=players)
+    else:
+        draw = draw_seeds(game=game, deal=request.deal, players=players, rng=rng)
     return Action(type="shuffle", cards=derive_order(request.cards, draw, request.number), seeds=draw)

@@ -4,7 +4,10 @@ Pure: it reads the export's JSON and the rules in ``games.engine``, nothing of D
 runs it from a checkout; ``python3 palace.py verify FILE`` too). Steps (README, "Provably fair shuffles"):
 
 1. The log's entries are numbered 1, 2, 3... in order.
-2. Every revealed server seed answers its deal's commitment: ``SHA-256(salt || seed)``.
+2. Every revealed server seed answers its deal's commitment: ``SHA-256(salt || seed)``; once the match's
+   master seed is revealed, it answers the commitment the game was created with, and every seed the server brought
+   (each deal's server seed and salt, the seeds it drew for seats) is the one the master gives
+   (``games.engine.master_seed``).
 3. With the whole log (``complete``: a staff export, or any export once every seed is revealed), the match is
    replayed from its options: each shuffle's order must be the one its deal's seeds give
    (``games.engine.fairness.derive_order``), each action must be legal, and the events the rules make (every card
@@ -22,7 +25,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.engine.errors import EngineError
-from games.engine.fairness import commitment, derive_order
+from games.engine.fairness import SeedDraw, commitment, derive_order
+from games.engine.master_seed import master_mismatch
 from games.engine.protocol import STAFF, Action
 from games.engine.registry import get_game
 
@@ -45,10 +49,13 @@ class Report:
     revealed: int
     shuffles: int
     entries: int
+    master: str = "none"
+    """``"checked"``, ``"committed"`` (not revealed yet) or ``"none"`` (a game stored before master seeds)."""
 
     def lines(self) -> list[str]:
         """The report in words."""
         out = [f"game {self.game} ({self.kind}): {self.deals} deals committed, {self.revealed} seeds revealed"]
+        out.append(MASTER_WORDS[self.master])
         if self.complete:
             out.append(
                 f"replayed {self.entries} entries: {self.shuffles} shuffles follow their seeds, every card matches"
@@ -87,6 +94,46 @@ def _check_commitments(log: list[Mapping[str, Any]]) -> tuple[int, int]:
                     )
                 revealed += 1
     return len(committed), revealed
+
+
+MASTER_WORDS = {
+    "checked": "the master seed answers its commitment and gives every seed the server brought",
+    "committed": "the master seed is committed, not revealed yet: the server's seeds are checked once it is",
+    "none": "no master seed (a game stored before them): the server drew each deal's seed as the deal opened",
+}
+
+
+def _revealed_draws(log: list[Mapping[str, Any]], game: str) -> list[SeedDraw]:
+    """Each deal whose server seed the log shows (revealed to all, or in a staff export's shuffle action)."""
+    committed: dict[int, Mapping[str, Any]] = {}
+    secret: dict[int, tuple[str, str]] = {}
+    for entry in log:
+        seeds = (entry.get("action") or {}).get("seeds")
+        if seeds:
+            secret[seeds["deal"]] = (seeds["server_seed"], seeds["salt"])
+        for event in entry.get("events", ()):
+            if event["type"] == "seeds_committed":
+                committed[event["deal"]] = event
+            elif event["type"] == "seeds_revealed":
+                secret[event["deal"]] = (event["server_seed"], event["salt"])
+    return [
+        SeedDraw(*secret[deal], game, deal, tuple(event["players"]), tuple(event["drawn"]))
+        for deal, event in committed.items()
+        if deal in secret
+    ]
+
+
+def _check_master(export: Mapping[str, Any], log: list[Mapping[str, Any]]) -> str:
+    master = export.get("master")
+    if not master:
+        return "none"
+    if master.get("seed") is None:
+        return "committed"
+    draws = _revealed_draws(log, str(export["id"]))
+    problem = master_mismatch(master["seed"], master["salt"], master["commitment"], game=str(export["id"]), draws=draws)
+    if problem:
+        raise Mismatch(problem)
+    return "checked"
 
 
 def _check_seeds(entry: Mapping[str, Any], action: Action) -> None:
@@ -167,10 +214,12 @@ def verify(export: Mapping[str, Any]) -> Report:
     deals, revealed = _check_commitments(log)
     if deals == 0:
         raise Mismatch("no deal was committed: this game's shuffles cannot be checked (stored before commit-reveal)")
+    master = _check_master(export, log)
     shuffles = entries = 0
     if export.get("complete"):
         shuffles, entries = _replay(export, log)
-    return Report(export["id"], export["kind"], bool(export.get("complete")), deals, revealed, shuffles, entries)
+    complete = bool(export.get("complete"))
+    return Report(export["id"], export["kind"], complete, deals, revealed, shuffles, entries, master)
 
 
 def digest(export: Mapping[str, Any]) -> str:

@@ -16,6 +16,8 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q
 
+from games.engine.fairness import commitment
+from games.engine.master_seed import SCHEME as MASTER_SCHEME
 from games.engine.phrasing import Names
 from games.engine.protocol import STAFF, Viewer
 from games.engine.registry import game_kind
@@ -83,10 +85,24 @@ def _result(entries: list[dict[str, Any]]) -> dict[str, Any] | None:
     return ended[-1] if ended else None
 
 
+def game_master(game: Game, *, revealed: bool) -> dict[str, Any] | None:
+    """The game's master seed (``games.engine.master_seed``): ``{"scheme", "commitment", "seed", "salt"}``,
+    ``seed`` and ``salt`` ``None`` unless ``revealed``; ``None`` for a game stored before master seeds."""
+    if not game.seed_master:
+        return None
+    return {
+        "scheme": MASTER_SCHEME,
+        "commitment": commitment(game.seed_master, game.seed_master_salt),
+        "seed": game.seed_master if revealed else None,
+        "salt": game.seed_master_salt if revealed else None,
+    }
+
+
 def game_export(game: Game, user: AbstractBaseUser | AnonymousUser) -> dict[str, Any]:
     """The export of ``game`` (read with its seats, ``game_get``) for ``user``: ``{"format", "id", "kind",
-    "status", "version", "seat_count", "options", "created", "viewer", "complete", "seats", "deals", "log",
-    "result"}``. ``complete``: the log is whole (staff, or every seed revealed); else redacted for ``viewer``.
+    "status", "version", "seat_count", "options", "created", "viewer", "complete", "master", "seats", "deals",
+    "log", "result"}``. ``complete``: the log is whole (staff, or every seed revealed); else redacted for
+    ``viewer``. ``master``: ``game_master``, its seed revealed with the whole log.
     ``deals``: per deal ``deal``, ``scheme``, ``commitment``, ``players``, ``drawn``, ``committed_at`` (seq),
     ``server_seed``, ``salt`` and ``revealed_at`` (``None`` until revealed to the caller)."""
     viewer: Viewer = viewer_for(game, user)
@@ -104,6 +120,7 @@ def game_export(game: Game, user: AbstractBaseUser | AnonymousUser) -> dict[str,
         "created": game.created.isoformat().replace("+00:00", "Z"),
         "viewer": viewer,
         "complete": complete,
+        "master": game_master(game, revealed=complete),
         "seats": game_seats(game),
         "deals": _deals(entries),
         "log": entries,

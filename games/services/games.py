@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from collections import Counter
 from typing import Any
 
@@ -10,7 +11,8 @@ from django.db import IntegrityError, transaction
 
 from games.engine.bots import get_bot
 from games.engine.cards import parse_cards
-from games.engine.fairness import is_hex
+from games.engine.fairness import SALT_BYTES, is_hex
+from games.engine.master_seed import MASTER_BYTES
 from games.engine.registry import get_game
 from games.models import Event, Game, GameStatus, OnAbsent, Seat
 from games.services.log import append_action, append_rows
@@ -142,6 +144,9 @@ def game_create(
         prearranged_shuffles=shuffles,
         creator=creator,
         rated=rated,
+        # Fixed before anyone sits, so before any player's seed exists (games.engine.master_seed).
+        seed_master=secrets.token_hex(MASTER_BYTES),
+        seed_master_salt=secrets.token_hex(SALT_BYTES),
     )
 
 

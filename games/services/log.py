@@ -28,7 +28,8 @@ from palace_api.errors import ConflictError, ErrorCode, UnprocessableError
 
 def _shuffle_for(game: Game, request: Any) -> Action:
     """The n-th shuffle of the match: staff's prearranged order if one is set (the match then has no seeds),
-    else the order the deal's seeds give, drawing them with the first shuffle of each deal (``fair_shuffle``)."""
+    else the order the deal's seeds give, drawing them with the first shuffle of each deal (``fair_shuffle``:
+    derived from the game's master seed, or fresh for a game stored before it)."""
     prearranged = game.prearranged_shuffles or []
     if request.number < len(prearranged):
         action = Action(type="shuffle", cards=parse_cards(prearranged[request.number]))
@@ -43,7 +44,7 @@ def _shuffle_for(game: Game, request: Any) -> Action:
         return sample_shuffle(request)
     seeds = dict(Seat.objects.filter(game=game).order_by().values_list("number", "seed"))
     players = [seeds.get(number) or None for number in range(game.seat_count)]
-    return fair_shuffle(request, game=str(game.pk), players=players)
+    return fair_shuffle(request, game=str(game.pk), players=players, master=game.seed_master or None)
 
 
 def _row(game: Game, seq: int, action: Action, events: tuple[EngineEvent, ...]) -> Event:

@@ -19,7 +19,8 @@ import pytest
 from games.engine.cards import FULL_DECK, parse_cards
 from games.engine.chance import fair_shuffle, sample_shuffle
 from games.engine.errors import EngineError
-from games.engine.fairness import SeedDraw, derive_order
+from games.engine.fairness import SeedDraw, commitment, derive_order
+from games.engine.master_seed import master_draw, master_mismatch
 from games.engine.protocol import SPECTATOR, STAFF, Action, action_for_viewer
 from games.engine.registry import KINDS
 from tests.games.api.test_event_schema import decision
@@ -212,3 +213,39 @@ def test_seeds_are_staff_alone_in_actions_state_and_views_before_the_reveal() ->
     for viewer in (0, 1, 2, SPECTATOR):
         assert not any(draw.server_seed in repr(game.view(mid, viewer)) for draw in mid.fair.draws)
     assert game.state_from_json(game.state_to_json(mid)) == mid
+
+
+def test_the_readme_master_seed_example_gives_its_commitment_seeds_and_first_ten_cards() -> None:
+    """README, "The master seed, palace-master-1": the worked example, and its HMACs transcribed by hand."""
+    master, salt = "00" * 31 + "02", "bb" * 16
+    assert commitment(master, salt) == "ac9dda1a86d656c9dcd22c50c76feaf959c95e2dbff73fd660308d538dccb4cd"
+    draw = master_draw(master, game="42", deal=1, players=["0badc0de", None])
+    key = bytes.fromhex(master)
+    by_hand = hmac.new(key, b"palace-master-1|seat|42|1|1", hashlib.sha256).hexdigest()
+    assert draw.server_seed == "7cc1e774da1e5c471557eef4fda63d2cfa8bcb550b90272c3b41019a263fc4a1"
+    assert draw.server_seed == hmac.new(key, b"palace-master-1|server|42|1", hashlib.sha256).hexdigest()
+    assert draw.salt == "c9027ebe2f8c01515a8391cbb49348cd"
+    assert draw.salt == hmac.new(key, b"palace-master-1|salt|42|1", hashlib.sha256).hexdigest()[:32]
+    assert draw.players == ("0badc0de", by_hand) and draw.drawn == (1,)
+    assert by_hand == "9feb33df4496ac80e01ffab4bd60d0557d7e9b66ae40780e468261536a595163"
+    order = derive_order(FULL_DECK, draw, 1)
+    assert " ".join(card.code for card in order[:10]) == "9h 7c 4c 6s 2d Ac Js Kd 3h Td"
+
+
+def test_the_master_seed_derives_different_seeds_for_each_game_deal_and_seat() -> None:
+    master = "12" * 32
+    seen = {
+        seed
+        for game in ("1", "2")
+        for deal in (0, 1, 2)
+        for seed in master_draw(master, game=game, deal=deal, players=[None, None, None]).players
+    }
+    seen |= {master_draw(master, game=g, deal=d, players=[]).server_seed for g in ("1", "2") for d in (0, 1, 2)}
+    assert len(seen) == 2 * 3 * 3 + 2 * 3
+    draw = master_draw(master, game="1", deal=1, players=[None, "ab"])
+    assert master_mismatch(master, "34" * 16, commitment(master, "34" * 16), game="1", draws=[draw]) is None
+    other = master_draw("56" * 32, game="1", deal=1, players=[None, "ab"])
+    mixed = SeedDraw(draw.server_seed, draw.salt, "1", 1, other.players, other.drawn)
+    assert "seat 0 in deal 1" in (
+        master_mismatch(master, "34" * 16, commitment(master, "34" * 16), game="1", draws=[mixed]) or ""
+    )

@@ -20,6 +20,8 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import AnonymousUser
 
+from games.engine.fairness import commitment
+from games.engine.master_seed import master_draw
 from games.engine.verify import Mismatch, verify
 from games.models import Game
 from games.selectors.export import game_export, player_games
@@ -86,6 +88,19 @@ def test_exports_of_finished_games_verify_and_each_alteration_is_named(kind, opt
     for export in (staff, mine):
         report = verify(json.loads(json.dumps(export)))
         assert report.complete and report.entries > 5 and report.shuffles >= 2 and report.revealed == report.deals
+        assert report.master == "checked" and export["master"]["seed"] == game.seed_master
+
+    master = copy.deepcopy(mine)
+    master["master"]["seed"] = ("0" if master["master"]["seed"][0] != "0" else "1") + master["master"]["seed"][1:]
+    with pytest.raises(Mismatch, match="the revealed master seed does not match its commitment"):
+        verify(master)
+
+    # A deal whose seeds the server drew afresh (as before master seeds), every other check passing: named.
+    fresh = copy.deepcopy(mine)
+    fresh["master"] = {**fresh["master"], "seed": "ab" * 32, "salt": "cd" * 16}
+    fresh["master"]["commitment"] = commitment("ab" * 32, "cd" * 16)
+    with pytest.raises(Mismatch, match=r"the server seed of deal \d+ is not the one the master seed gives"):
+        verify(fresh)
 
     seed = copy.deepcopy(staff)
     seeds = seeded_entry(seed)["action"]["seeds"]
@@ -131,7 +146,35 @@ def test_before_the_end_a_players_export_holds_no_seed() -> None:
             if entry["kind"] == "shuffle":
                 assert set(entry["action"]) == {"type", "size"}
     report = verify(game_export(game, human))
-    assert not report.complete and report.revealed == 0
+    assert not report.complete and report.revealed == 0 and report.master == "committed"
+    committed = game_export(game, human)["master"]
+    assert committed["seed"] is None and committed["salt"] is None
+    assert committed["commitment"] == commitment(game.seed_master, game.seed_master_salt)
+    assert game.seed_master not in json.dumps(game_export(game, human))
+
+
+@pytest.mark.django_db
+def test_every_seed_the_server_brings_derives_from_the_master_committed_before_anyone_sat() -> None:
+    """The master seed is drawn when the game is created, before any seat (and its seed) is taken; each deal's
+    server seed and salt, and the seeds of seats that brought none (the bots here), are derived from it."""
+    creator, _ = player_register(name="mastered")
+    game = game_create(creator=creator, kind="palace-poker", seats=3, options={"max_hands": 2})
+    assert len(game.seed_master) == 64 and len(game.seed_master_salt) == 32
+    game, _ = play("palace-poker", {"max_hands": 2}, 3, "mastered2")
+    draws = [
+        seeded["action"]["seeds"]
+        for seeded in game_export(game, staff_user())["log"]
+        if "seeds" in seeded.get("action", {})
+    ]
+    assert len(draws) >= 2
+    for draw in draws:
+        derived = master_draw(game.seed_master, game=str(game.pk), deal=draw["deal"], players=["c0ffee00", None, None])
+        assert (draw["server_seed"], draw["salt"], draw["players"]) == (
+            derived.server_seed,
+            derived.salt,
+            list(derived.players),
+        )
+        assert draw["drawn"] == [1, 2]
 
 
 @pytest.mark.django_db

@@ -8,9 +8,9 @@ hand it to the basic bot), when each decision is applied through ``action_submit
 view and every new log entry, and no card code in them lies outside what that viewer knows.
 
 Every game deals with commit-reveal shuffles (games.engine.seeding; half the players bring their own seed,
-Palace Poker reveals per match or per hand at random): no read of a viewer who is not staff, the game's export
-included (audited again and again while the match runs, ``EXPORT_EVERY``), holds a server seed or salt before the
-``seeds_revealed`` event that publishes it.
+Palace Poker reveals per match or per hand at random) under a master seed: no read of a viewer who is not staff,
+the game's export included (audited again and again while the match runs, ``EXPORT_EVERY``), holds a server
+seed or salt before the ``seeds_revealed`` event that publishes it, nor the master seed.
 
 What a viewer knows is derived here from the staff log by the rules, never from the log's visibility
 fields (one table per game, below): a card becomes known to a viewer when the rules show it to him,
@@ -225,8 +225,10 @@ class Audit:
         self.next_export = EXPORT_EVERY
         self.served: dict[tuple[object, int], dict] = {}
         """Each viewer's log entries as checked when written (an export must give the same)."""
-        self.secrets: set[str] = set()
-        """The server seeds and salts committed and not yet revealed: staff's alone."""
+        self.secrets: set[str] = {game.seed_master, game.seed_master_salt}
+        """The server seeds and salts committed and not yet revealed: staff's alone. The match's master seed
+        (games.engine.master_seed) is one from the start; no read audited here may show it (an export reveals
+        it only with the whole log, once the match is over, when the audit of exports stops)."""
 
     def check(self, viewer: object, value: object, where: str) -> None:
         self.views += 1
