@@ -116,6 +116,9 @@ def test_only_an_operation_that_reads_a_json_body_lists_415_and_any_post_put_or_
 # --- over HTTP: refusals any operation can meet ---
 
 
+# The streams' database threads (games.api.hub.database) check the connection a thread kept from an earlier test
+# of this worker before they authenticate: without database access that check is refused, whatever the order.
+@pytest.mark.django_db
 def test_an_anonymous_request_is_a_documented_401_wherever_a_token_is_needed(schema, api_client):
     for path, method, operation in every_operation(schema):
         if operation.get("security"):
