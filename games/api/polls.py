@@ -67,6 +67,8 @@ _HEADERS = [
     (b"referrer-policy", b"same-origin"),
 ]
 
+_UNSET = object()
+
 _SERIALIZER = RedisSerializer()
 """How Django's Redis cache stores a value (a string pickled): the gate reads the values the cache wrote."""
 
@@ -153,6 +155,7 @@ class PollGate:
         self._redis: Any = None
         self._slots = asyncio.Semaphore(REDIS_CONNECTIONS)
         self._quiet_until = 0.0
+        self._cache: Any = _UNSET
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         question = question_of(scope)
@@ -173,7 +176,11 @@ class PollGate:
     async def _current(self, question: Question) -> bool:
         """Whether the tag's version token is current and the caller's API token holds a pass for one of its
         marks. ``False`` on any doubt: no gate, Redis quiet after an error, or failing now."""
-        cache = _gate_cache()
+        if self._cache is _UNSET:
+            # Once per process: Django's ``caches[...]`` makes a new cache object in each request's context, which
+            # cost a gate's answer more than its own work (the gate only needs the cache's key function).
+            self._cache = _gate_cache()
+        cache = self._cache
         if cache is None or time.monotonic() < self._quiet_until:
             return False
         keys = cache.make_key(question.key), cache.make_key(pass_key(question.token))
