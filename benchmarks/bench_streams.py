@@ -71,10 +71,12 @@ class Server(WebServer):
     """The Dockerfile's command (gunicorn, ``workers`` uvicorn workers) through ``tests.servers``, started at once;
     its log is ``<workdir>/server.log``."""
 
-    def __init__(self, env: dict[str, str], workdir: Path, *, workers: int) -> None:
-        super().__init__(
-            env=env, home=workdir, kind="asgi", workers=workers, name="server", extra=["--graceful-timeout", "10"]
-        )
+    def __init__(self, env: dict[str, str], workdir: Path, *, workers: int, profile: str | None = None) -> None:
+        extra = ["--graceful-timeout", "10"]
+        if profile:
+            env = {**env, "BENCH_PROFILE_DIR": str(Path(profile).resolve())}
+            extra += ["-c", str(ROOT / "benchmarks" / "profiled_worker.py")]
+        super().__init__(env=env, home=workdir, kind="asgi", workers=workers, name="server", extra=extra)
         self.start()
 
     @property
@@ -296,6 +298,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2, help="uvicorn workers (the Dockerfile's: 2)")
     parser.add_argument("--phase", choices=["both", "poll", "stream"], default="both")
     parser.add_argument("--drivers", type=int, default=4, help="driver threads sharing --rate (their waits overlap)")
+    parser.add_argument("--profile", metavar="DIR", help="profile each worker's event loop; stats written to DIR")
     args = parser.parse_args(argv)
     try:
         return run(args)
@@ -326,7 +329,7 @@ def run(args: argparse.Namespace) -> int:
 
         django.setup()
         games = make_games(args.games)
-        server = Server(env, workdir, workers=args.workers)
+        server = Server(env, workdir, workers=args.workers, profile=args.profile)
         try:
             print(f"machine: {machine()}")
             print(f"server: gunicorn, {args.workers} uvicorn workers; {args.games} games; {args.rate:.0f} decisions/s")
