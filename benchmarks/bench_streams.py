@@ -138,6 +138,7 @@ class Driver(threading.Thread):
         super().__init__(daemon=True)
         self.games, self.rate, self.duration = games, rate, duration
         self.committed: dict[tuple[int, int], float] = {}
+        self.called: dict[tuple[int, int], float] = {}
         self.to_act: dict[tuple[int, int], list[int]] = {}
         self.error: BaseException | None = None
 
@@ -173,10 +174,12 @@ class Driver(threading.Thread):
                     body = {"type": "discard", "cards": legal["discard"]["cards"][: legal["discard"]["min_cards"]]}
                 else:
                     body = {"type": next(iter(legal))}
+                called = time.monotonic()
                 result = action_submit(user=players[seat][0], game_id=game_id, **body)
                 now = time.monotonic()
                 for version in range(game.version + 1, result.version + 1):
                     self.committed[(game_id, version)] = now
+                    self.called[(game_id, version)] = called
                 self.to_act[(game_id, result.version)] = list(result.to_act)
                 decisions += 1
                 pause = started + decisions / self.rate - time.monotonic()
@@ -201,6 +204,7 @@ def play(games: list, args: argparse.Namespace, server: Server) -> tuple[Driver,
             raise BenchError(f"a driver failed: {driver.error!r}")
         if driver is not drivers[0]:
             drivers[0].committed.update(driver.committed)
+            drivers[0].called.update(driver.called)
             drivers[0].to_act.update(driver.to_act)
     return drivers[0], started, ended, (cpu_seconds(server.process.pid) - cpu_before) / (ended - started)
 
@@ -270,19 +274,20 @@ def streaming(args: argparse.Namespace, server: Server, games: list, workdir: Pa
     expected: dict[int, list[int]] = {}
     for game_id, version in sorted(driver.committed):
         expected.setdefault(game_id, []).append(version)
-    delays, wrong = [], 0
+    delays, bounds, wrong = [], [], 0
     for item, log in zip(plan, arrivals, strict=True):
         if [seq for seq, _ in log] != expected.get(item["game"], []):
             wrong += 1  # an entry missing, doubled or out of order
-        delays += [
-            at - driver.committed[(item["game"], seq)] for seq, at in log if (item["game"], seq) in driver.committed
-        ]
+        timed = [(at, (item["game"], seq)) for seq, at in log if (item["game"], seq) in driver.committed]
+        delays += [at - driver.committed[key] for at, key in timed]
+        bounds += [at - driver.called[key] for at, key in timed]
     return {
         "streams_open": opened,
         "connect_seconds": connect_seconds,
         "streams_failed": failed,
         "memory_per_stream_kib": (memory_after - memory_before) / max(1, opened),
         "stream_delays": delays,
+        "stream_bounds": bounds,
         "streams_wrong": wrong,
         "stream_entries": len(driver.committed),
         "stream_cpu": cpu,
@@ -372,18 +377,25 @@ def report_polling(args: argparse.Namespace, result: dict[str, Any], workdir: Pa
 
 
 def report_streams(args: argparse.Namespace, result: dict[str, Any]) -> bool:
-    """Print phase 2's figures; whether its target is met."""
+    """Print phase 2's figures; whether its target is met. Delivery is timed from the service's return (after
+    the commit: arrivals can precede it, when the driver's thread waits for the interpreter) and, as an upper
+    bound judged against the target, from the service's call (before the commit, its own work included)."""
     stream50, stream99 = (percentile(result["stream_delays"], q) * 1000 for q in (0.5, 0.99))
+    bound50, bound99 = (percentile(result["stream_bounds"], q) * 1000 for q in (0.5, 0.99))
     print(
         f"streams: {result['streams_open']} open in {result['connect_seconds']:.0f} s ({result['streams_failed']} "
         f"failed to open), {result['memory_per_stream_kib']:.1f} KiB of server memory each; "
         f"{result['stream_decisions']:.1f} decisions/s, {result['stream_entries']} entries: delivery p50 "
-        f"{stream50:.1f} ms, p99 {stream99:.1f} ms over {len(result['stream_delays'])} arrivals; "
+        f"{stream50:.1f} ms, p99 {stream99:.1f} ms from the service's return, p50 {bound50:.1f} ms, p99 "
+        f"{bound99:.1f} ms from its call, over {len(result['stream_delays'])} arrivals; "
         f"{result['streams_wrong']} streams missing, doubling or reordering an entry; server CPU "
         f"{result['stream_cpu']:.2f} s/s; load average {os.getloadavg()[0]:.1f}"
     )
-    met = stream99 < TARGET_P99_MS and result["streams_wrong"] == 0 and result["streams_failed"] == 0
-    print(f"target streams p99 < {TARGET_P99_MS:.0f} ms, every entry once in order: {'PASS' if met else 'FAIL'}")
+    met = bound99 < TARGET_P99_MS and result["streams_wrong"] == 0 and result["streams_failed"] == 0
+    print(
+        f"target streams p99 < {TARGET_P99_MS:.0f} ms (from the call), every entry once in order: "
+        f"{'PASS' if met else 'FAIL'}"
+    )
     return met
 
 
