@@ -46,6 +46,7 @@ from benchmarks.harness import (
     BenchError,
     WebServer,
     fresh_database,
+    load_average,
     loopback_url,
     machine,
     migrate,
@@ -368,7 +369,7 @@ def report_polling(args: argparse.Namespace, result: dict[str, Any], workdir: Pa
         f"requests ({result['poll_rate']:.0f}/s), {result['poll_answered']:.1%} answered within {ANSWER_WITHIN:.0f} s "
         f"(p50 {result['poll_p50'] * 1000:.1f} ms, p99 {result['poll_p99'] * 1000:.1f} ms), {result['poll_304']:.1%} "
         f"304s ({gate:.0%} of the server's 304s by the poll gate), {result['poll_failed']} failed; server CPU "
-        f"{result['poll_cpu']:.2f} s/s",
+        f"{result['poll_cpu']:.2f} s/s; load average {load_average()}",
         flush=True,
     )
     met = result["poll_answered"] >= TARGET_ANSWERED
@@ -389,7 +390,7 @@ def report_streams(args: argparse.Namespace, result: dict[str, Any]) -> bool:
         f"{stream50:.1f} ms, p99 {stream99:.1f} ms from the service's return, p50 {bound50:.1f} ms, p99 "
         f"{bound99:.1f} ms from its call, over {len(result['stream_delays'])} arrivals; "
         f"{result['streams_wrong']} streams missing, doubling or reordering an entry; server CPU "
-        f"{result['stream_cpu']:.2f} s/s; load average {os.getloadavg()[0]:.1f}"
+        f"{result['stream_cpu']:.2f} s/s; load average {load_average()}"
     )
     met = bound99 < TARGET_P99_MS and result["streams_wrong"] == 0 and result["streams_failed"] == 0
     print(
