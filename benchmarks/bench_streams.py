@@ -75,6 +75,7 @@ class Server(WebServer):
     def __init__(self, env: dict[str, str], workdir: Path, *, workers: int, profile: str | None = None) -> None:
         extra = ["--graceful-timeout", "10"]
         if profile:
+            Path(profile).mkdir(parents=True, exist_ok=True)
             env = {**env, "BENCH_PROFILE_DIR": str(Path(profile).resolve())}
             extra += ["-c", str(ROOT / "benchmarks" / "profiled_worker.py")]
         super().__init__(env=env, home=workdir, kind="asgi", workers=workers, name="server", extra=extra)
