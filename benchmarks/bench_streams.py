@@ -46,6 +46,7 @@ from benchmarks.harness import (
     BenchError,
     WebServer,
     fresh_database,
+    load_average,
     loopback_url,
     machine,
     migrate,
@@ -71,10 +72,13 @@ class Server(WebServer):
     """The Dockerfile's command (gunicorn, ``workers`` uvicorn workers) through ``tests.servers``, started at once;
     its log is ``<workdir>/server.log``."""
 
-    def __init__(self, env: dict[str, str], workdir: Path, *, workers: int) -> None:
-        super().__init__(
-            env=env, home=workdir, kind="asgi", workers=workers, name="server", extra=["--graceful-timeout", "10"]
-        )
+    def __init__(self, env: dict[str, str], workdir: Path, *, workers: int, profile: str | None = None) -> None:
+        extra = ["--graceful-timeout", "10"]
+        if profile:
+            Path(profile).mkdir(parents=True, exist_ok=True)
+            env = {**env, "BENCH_PROFILE_DIR": str(Path(profile).resolve())}
+            extra += ["-c", str(ROOT / "benchmarks" / "profiled_worker.py")]
+        super().__init__(env=env, home=workdir, kind="asgi", workers=workers, name="server", extra=extra)
         self.start()
 
     @property
@@ -136,6 +140,7 @@ class Driver(threading.Thread):
         super().__init__(daemon=True)
         self.games, self.rate, self.duration = games, rate, duration
         self.committed: dict[tuple[int, int], float] = {}
+        self.called: dict[tuple[int, int], float] = {}
         self.to_act: dict[tuple[int, int], list[int]] = {}
         self.error: BaseException | None = None
 
@@ -171,10 +176,12 @@ class Driver(threading.Thread):
                     body = {"type": "discard", "cards": legal["discard"]["cards"][: legal["discard"]["min_cards"]]}
                 else:
                     body = {"type": next(iter(legal))}
+                called = time.monotonic()
                 result = action_submit(user=players[seat][0], game_id=game_id, **body)
                 now = time.monotonic()
                 for version in range(game.version + 1, result.version + 1):
                     self.committed[(game_id, version)] = now
+                    self.called[(game_id, version)] = called
                 self.to_act[(game_id, result.version)] = list(result.to_act)
                 decisions += 1
                 pause = started + decisions / self.rate - time.monotonic()
@@ -199,6 +206,7 @@ def play(games: list, args: argparse.Namespace, server: Server) -> tuple[Driver,
             raise BenchError(f"a driver failed: {driver.error!r}")
         if driver is not drivers[0]:
             drivers[0].committed.update(driver.committed)
+            drivers[0].called.update(driver.called)
             drivers[0].to_act.update(driver.to_act)
     return drivers[0], started, ended, (cpu_seconds(server.process.pid) - cpu_before) / (ended - started)
 
@@ -218,7 +226,8 @@ def polling(args: argparse.Namespace, server: Server, games: list, workdir: Path
         results = clients.stop()
     finally:
         clients.kill()
-    sent = [one for out in results for log in out["requests"] for one in log if started <= one[0] <= ended]
+    every = [one for out in results for log in out["requests"] for one in log]
+    sent = [one for one in every if started <= one[0] <= ended]
     if not sent:
         raise BenchError("no poll was sent while the driver played")
     times = [seconds for _, seconds, _ in sent if seconds >= 0]
@@ -230,6 +239,7 @@ def polling(args: argparse.Namespace, server: Server, games: list, workdir: Path
         "poll_p99": percentile(times, 0.99),
         "poll_304": sum(1 for _, _, status in sent if status == 304) / len(sent),
         "poll_failed": sum(1 for _, _, status in sent if status not in (200, 304)),
+        "poll_304_all": sum(1 for _, _, status in every if status == 304),
         "poll_cpu": cpu,
         "poll_decisions": len(driver.to_act) / (ended - started),
     }
@@ -266,19 +276,20 @@ def streaming(args: argparse.Namespace, server: Server, games: list, workdir: Pa
     expected: dict[int, list[int]] = {}
     for game_id, version in sorted(driver.committed):
         expected.setdefault(game_id, []).append(version)
-    delays, wrong = [], 0
+    delays, bounds, wrong = [], [], 0
     for item, log in zip(plan, arrivals, strict=True):
         if [seq for seq, _ in log] != expected.get(item["game"], []):
             wrong += 1  # an entry missing, doubled or out of order
-        delays += [
-            at - driver.committed[(item["game"], seq)] for seq, at in log if (item["game"], seq) in driver.committed
-        ]
+        timed = [(at, (item["game"], seq)) for seq, at in log if (item["game"], seq) in driver.committed]
+        delays += [at - driver.committed[key] for at, key in timed]
+        bounds += [at - driver.called[key] for at, key in timed]
     return {
         "streams_open": opened,
         "connect_seconds": connect_seconds,
         "streams_failed": failed,
         "memory_per_stream_kib": (memory_after - memory_before) / max(1, opened),
         "stream_delays": delays,
+        "stream_bounds": bounds,
         "streams_wrong": wrong,
         "stream_entries": len(driver.committed),
         "stream_cpu": cpu,
@@ -296,6 +307,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2, help="uvicorn workers (the Dockerfile's: 2)")
     parser.add_argument("--phase", choices=["both", "poll", "stream"], default="both")
     parser.add_argument("--drivers", type=int, default=4, help="driver threads sharing --rate (their waits overlap)")
+    parser.add_argument("--profile", metavar="DIR", help="profile each worker's event loop; stats written to DIR")
     args = parser.parse_args(argv)
     try:
         return run(args)
@@ -326,7 +338,7 @@ def run(args: argparse.Namespace) -> int:
 
         django.setup()
         games = make_games(args.games)
-        server = Server(env, workdir, workers=args.workers)
+        server = Server(env, workdir, workers=args.workers, profile=args.profile)
         try:
             print(f"machine: {machine()}")
             print(f"server: gunicorn, {args.workers} uvicorn workers; {args.games} games; {args.rate:.0f} decisions/s")
@@ -350,14 +362,15 @@ def run(args: argparse.Namespace) -> int:
 def report_polling(args: argparse.Namespace, result: dict[str, Any], workdir: Path) -> bool:
     """Print phase 1's figures (as soon as it ends); whether its target is met."""
     log = (workdir / "server.log").read_text(errors="replace")
-    gate = log.count("via=gate") / max(1, log.count(" 304 "))
+    # Django logs each request it answers (palace.requests, INFO); the gate counts its 304s instead.
+    gate = 1 - log.count(" 304 ") / max(1, result["poll_304_all"])
     print(
         f"polling: {args.pollers} clients, me/turns/ every {POLL_EVERY} s with If-None-Match, "
         f"{result['poll_decisions']:.1f} decisions/s played for {args.duration:.0f} s: {result['poll_requests']} "
         f"requests ({result['poll_rate']:.0f}/s), {result['poll_answered']:.1%} answered within {ANSWER_WITHIN:.0f} s "
         f"(p50 {result['poll_p50'] * 1000:.1f} ms, p99 {result['poll_p99'] * 1000:.1f} ms), {result['poll_304']:.1%} "
         f"304s ({gate:.0%} of the server's 304s by the poll gate), {result['poll_failed']} failed; server CPU "
-        f"{result['poll_cpu']:.2f} s/s",
+        f"{result['poll_cpu']:.2f} s/s; load average {load_average()}",
         flush=True,
     )
     met = result["poll_answered"] >= TARGET_ANSWERED
@@ -366,18 +379,25 @@ def report_polling(args: argparse.Namespace, result: dict[str, Any], workdir: Pa
 
 
 def report_streams(args: argparse.Namespace, result: dict[str, Any]) -> bool:
-    """Print phase 2's figures; whether its target is met."""
+    """Print phase 2's figures; whether its target is met. Delivery is timed from the service's return (after
+    the commit: arrivals can precede it, when the driver's thread waits for the interpreter) and, as an upper
+    bound judged against the target, from the service's call (before the commit, its own work included)."""
     stream50, stream99 = (percentile(result["stream_delays"], q) * 1000 for q in (0.5, 0.99))
+    bound50, bound99 = (percentile(result["stream_bounds"], q) * 1000 for q in (0.5, 0.99))
     print(
         f"streams: {result['streams_open']} open in {result['connect_seconds']:.0f} s ({result['streams_failed']} "
         f"failed to open), {result['memory_per_stream_kib']:.1f} KiB of server memory each; "
         f"{result['stream_decisions']:.1f} decisions/s, {result['stream_entries']} entries: delivery p50 "
-        f"{stream50:.1f} ms, p99 {stream99:.1f} ms over {len(result['stream_delays'])} arrivals; "
+        f"{stream50:.1f} ms, p99 {stream99:.1f} ms from the service's return, p50 {bound50:.1f} ms, p99 "
+        f"{bound99:.1f} ms from its call, over {len(result['stream_delays'])} arrivals; "
         f"{result['streams_wrong']} streams missing, doubling or reordering an entry; server CPU "
-        f"{result['stream_cpu']:.2f} s/s; load average {os.getloadavg()[0]:.1f}"
+        f"{result['stream_cpu']:.2f} s/s; load average {load_average()}"
     )
-    met = stream99 < TARGET_P99_MS and result["streams_wrong"] == 0 and result["streams_failed"] == 0
-    print(f"target streams p99 < {TARGET_P99_MS:.0f} ms, every entry once in order: {'PASS' if met else 'FAIL'}")
+    met = bound99 < TARGET_P99_MS and result["streams_wrong"] == 0 and result["streams_failed"] == 0
+    print(
+        f"target streams p99 < {TARGET_P99_MS:.0f} ms (from the call), every entry once in order: "
+        f"{'PASS' if met else 'FAIL'}"
+    )
     return met
 
 

@@ -261,6 +261,16 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
     return clients.result()
 
 
+def _loop_factory() -> Any:
+    """uvloop's event loop where it is installed (the server's uvicorn uses it too): the clients then take less of
+    the CPU the server shares with them. asyncio's own loop otherwise."""
+    try:
+        import uvloop
+    except ImportError:
+        return None
+    return uvloop.new_event_loop
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description="bench_streams' load clients (run by bench_streams)")
     parser.add_argument("--mode", choices=["stream", "poll"], required=True)
@@ -271,7 +281,8 @@ def main() -> int:
     parser.add_argument("--max-seconds", type=float, default=300.0)
     args = parser.parse_args()
     raise_file_limit(len(json.loads(open(args.plan).read())) + 256)
-    result = asyncio.run(main_async(args))
+    with asyncio.Runner(loop_factory=_loop_factory()) as runner:
+        result = runner.run(main_async(args))
     with open(args.out, "w") as out:
         json.dump(result, out)
     return 0

@@ -62,18 +62,19 @@ MIDDLEWARE = [
     # Before anything reads a body or renders an error page (palace_api/middleware.py).
     "palace_api.middleware.ApiErrorMiddleware",
     "palace_api.middleware.NulQueryMiddleware",
-    "django.middleware.security.SecurityMiddleware",
+    "palace_api.both_modes.SecurityMiddleware",
     # Content-Security-Policy on every response (CONTENT_SECURITY_POLICY below), error pages included.
     "palace_api.middleware.ContentSecurityPolicyMiddleware",
     # Static files (htmx, the pages' CSS, the admin's) from the app itself, before anything else reads the request:
     # WhiteNoise's middleware in either mode (palace_api/both_modes.py: under ASGI the chain stays on the event loop).
     "palace_api.both_modes.StaticFilesMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
-    "django.middleware.common.CommonMiddleware",
-    "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Django's own middlewares, their hooks on the event loop where they cannot block (palace_api/both_modes.py).
+    "palace_api.both_modes.SessionMiddleware",
+    "palace_api.both_modes.CommonMiddleware",
+    "palace_api.both_modes.CsrfViewMiddleware",
+    "palace_api.both_modes.AuthenticationMiddleware",
+    "palace_api.both_modes.MessageMiddleware",
+    "palace_api.both_modes.XFrameOptionsMiddleware",
     # request.htmx: the pages answer an htmx request with a fragment.
     "django_htmx.middleware.HtmxMiddleware",
 ]

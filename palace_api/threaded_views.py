@@ -11,6 +11,13 @@ services) are that connection's. Django closes a request's connections on ``requ
 ``request_finished`` in the thread of its signals, which is not the view's: the view's thread does it itself,
 before and after the view, so each request takes a working connection and gives it back (to the pool) when done.
 Everything else (middleware, the view's exception handling and rendering) runs where Django runs it.
+
+And where Django runs the rest of a request's synchronous work (its signals, the middlewares that are synchronous
+only, closing the response): Django's handler opens a ``ThreadSensitiveContext`` per request, in which asgiref
+starts a thread of its own for that work, and another to join it when the request ends: two threads started per
+request (``benchmarks/README.md``, bench_streams: a thousand pollers made them the event loop's largest cost after
+the sockets). Here that work runs in asgiref's one long-lived thread per process instead, as under Django's ASGI
+handler before per-request contexts: each piece is short (no view runs there), so it queues briefly at worst.
 """
 
 from __future__ import annotations
@@ -37,7 +44,13 @@ def _with_own_connections(view: Callable[..., Any]) -> Callable[..., Any]:
 
 
 class ThreadedViewsASGIHandler(ASGIHandler):
-    """``ASGIHandler`` whose synchronous views run in the event loop's thread pool (module docstring)."""
+    """``ASGIHandler`` whose synchronous views run in the event loop's thread pool, and whose other synchronous
+    work runs in one long-lived thread rather than a new one per request (module docstring)."""
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":  # as Django's own __call__
+            raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
+        await self.handle(scope, receive, send)
 
     def make_view_atomic(self, view: Callable[..., Any]) -> Callable[..., Any]:
         wrapped = super().make_view_atomic(view)

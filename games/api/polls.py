@@ -7,7 +7,8 @@ DRF's dispatch: milliseconds of CPU, which two cores cannot give two thousand ti
 them in tens of microseconds and sends everything else (a first request, a stale tag, anything it is unsure of)
 on to Django, which answers as it always did.
 
-What the gate checks, all in one ``MGET`` on the shared cache's Redis (``settings.VIEW_VERSIONS_CACHE``):
+What the gate checks, in one ``MGET`` on the shared cache's Redis (``settings.VIEW_VERSIONS_CACHE``), which the
+polls arriving while the previous one is on its way share:
 
 - the tag's version token is still current (``games.selectors.versions``: the same check as the views make);
 - the caller's token has a *poll pass* for the user (and staff flag) the tag names. Django writes the pass
@@ -19,6 +20,8 @@ What the gate checks, all in one ``MGET`` on the shared cache's Redis (``setting
 Nothing is sent on when the gate answers: no throttle counts the request (it costs less than the throttle's own
 cache round trips). The gate is off (every request goes to Django) unless the shared cache is Django's
 ``RedisCache``; a Redis error sends the request to Django and quiets the gate for ``QUIET_AFTER_ERROR`` seconds.
+Its 304s are logged one line each at DEBUG (``palace.requests``) and counted in one INFO line every
+``COUNT_EVERY`` seconds.
 """
 
 from __future__ import annotations
@@ -50,8 +53,12 @@ POLL_PASS_SECONDS = 30
 QUIET_AFTER_ERROR = 5.0
 REDIS_TIMEOUT = 2.0
 """Seconds to connect to Redis or wait for its answer; past them Django answers, and the gate rests."""
-REDIS_CONNECTIONS = 32
-"""Redis connections per web process for the gate; an answer holds one for one round trip."""
+REDIS_CONNECTIONS = 2
+"""Redis connections per web process for the gate: one MGET is on its way at a time (``PollGate._read``)."""
+BATCH = 256
+"""Polls answered by one MGET at most (two keys each)."""
+COUNT_EVERY = 10.0
+"""Seconds between two INFO lines counting the gate's 304s (each 304 has its own line at DEBUG)."""
 REDIS_BACKEND = "django.core.cache.backends.redis.RedisCache"
 
 _TURNS_PATH = "/api/v1/me/turns/"
@@ -66,6 +73,8 @@ _HEADERS = [
     (b"x-frame-options", b"DENY"),
     (b"referrer-policy", b"same-origin"),
 ]
+
+_UNSET = object()
 
 _SERIALIZER = RedisSerializer()
 """How Django's Redis cache stores a value (a string pickled): the gate reads the values the cache wrote."""
@@ -151,8 +160,13 @@ class PollGate:
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
         self._redis: Any = None
-        self._slots = asyncio.Semaphore(REDIS_CONNECTIONS)
         self._quiet_until = 0.0
+        self._cache: Any = _UNSET
+        # The polls waiting for the next MGET: (their two keys, the future of their two values).
+        self._waiting: list[tuple[tuple[str, str], asyncio.Future[list[Any]]]] = []
+        self._sender: asyncio.Task[None] | None = None
+        self._answered = 0
+        self._counted_since = time.monotonic()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         question = question_of(scope)
@@ -163,26 +177,36 @@ class PollGate:
         headers = [(b"etag", question.tag.encode()), *_HEADERS]
         await send({"type": "http.response.start", "status": 304, "headers": headers})
         await send({"type": "http.response.body", "body": b""})
-        request_log.info(
+        # A line per 304 cost the gate more than its answer (a write to stderr on the event loop, thousands a
+        # second): at DEBUG only; at INFO one line counts them every COUNT_EVERY seconds.
+        request_log.debug(
             "GET %s 304 %.1fms user=%s game=- via=gate",
             scope["path"],
             (time.perf_counter() - started) * 1000,
             question.marks[0][1:],
         )
+        self._count()
+
+    def _count(self) -> None:
+        self._answered += 1
+        now = time.monotonic()
+        if now - self._counted_since >= COUNT_EVERY:
+            request_log.info("poll gate: %d 304s in %.0f s", self._answered, now - self._counted_since)
+            self._answered, self._counted_since = 0, now
 
     async def _current(self, question: Question) -> bool:
         """Whether the tag's version token is current and the caller's API token holds a pass for one of its
         marks. ``False`` on any doubt: no gate, Redis quiet after an error, or failing now."""
-        cache = _gate_cache()
+        if self._cache is _UNSET:
+            # Once per process: Django's ``caches[...]`` makes a new cache object in each request's context, which
+            # cost a gate's answer more than its own work (the gate only needs the cache's key function).
+            self._cache = _gate_cache()
+        cache = self._cache
         if cache is None or time.monotonic() < self._quiet_until:
             return False
         keys = cache.make_key(question.key), cache.make_key(pass_key(question.token))
         try:
-            client = self._client(cache)
-            # A place per pooled connection, handed out in turn: a burst of polls queues here, never finding the
-            # pool empty (which redis-py reports as an error after a wait, as if Redis were down).
-            async with self._slots:
-                version, held = await client.mget(*keys)
+            version, held = await self._read(keys)
         except Exception:  # any Redis or socket error: Django answers, as without the gate
             self._quiet_until = time.monotonic() + QUIET_AFTER_ERROR
             logger.warning("poll gate: Redis unavailable, polls go through Django", exc_info=True)
@@ -191,7 +215,33 @@ class PollGate:
             return False
         return _SERIALIZER.loads(version) == question.version and _SERIALIZER.loads(held) in question.marks
 
-    def _client(self, cache: Any) -> Any:
+    async def _read(self, keys: tuple[str, str]) -> list[Any]:
+        """The values at ``keys``, from this process's next MGET: one MGET is on its way to Redis at a time, and
+        the polls that arrive meanwhile share the next one (at most ``BATCH`` polls each). A round trip per poll
+        was most of the gate's cost on the event loop (redis-py's pool, its lock, a send and a read per poll);
+        now the busier the gate, the more polls each round trip answers. Raises what the MGET raised."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[list[Any]] = loop.create_future()
+        self._waiting.append((keys, future))
+        if self._sender is None or self._sender.done():
+            self._sender = loop.create_task(self._send())
+        return await future
+
+    async def _send(self) -> None:
+        while self._waiting:
+            batch, self._waiting = self._waiting[:BATCH], self._waiting[BATCH:]
+            try:
+                values = await self._client().mget([key for keys, _ in batch for key in keys])
+            except Exception as error:  # every poll of the batch goes to Django; the caller rests the gate
+                for _, future in batch:
+                    if not future.done():
+                        future.set_exception(error)
+                continue
+            for index, (_, future) in enumerate(batch):
+                if not future.done():  # a poll whose client left is cancelled
+                    future.set_result(values[2 * index : 2 * index + 2])
+
+    def _client(self) -> Any:
         """This process's Redis client for the gate, made on first use (in the server's event loop)."""
         if self._redis is None:
             import redis.asyncio

@@ -196,8 +196,9 @@ class GameStreamView(AsyncAPIView):
         events = self._events(game_id, user, waiter, first, after, marks, follow=params["follow"])
         return _stream(events, waiter)
 
+    @staticmethod  # an open stream's generator holds no view, nor so DRF's request: less memory per stream
     async def _events(
-        self, game_id: int, user: Any, waiter: Any, page: FeedPage, after: int, marks: dict[str, int], *, follow: bool
+        game_id: int, user: Any, waiter: Any, page: FeedPage, after: int, marks: dict[str, int], *, follow: bool
     ) -> Any:
         heartbeat = settings.STREAMS_HEARTBEAT_SECONDS
         feed = waiter.feed
@@ -276,7 +277,8 @@ class MyStreamView(AsyncAPIView):
         waiter = hub().watch(user=user_id)
         return _stream(self._events(user_id, waiter, follow=params["follow"]), waiter)
 
-    async def _events(self, user_id: int, waiter: Any, *, follow: bool) -> Any:
+    @staticmethod  # as GameStreamView._events
+    async def _events(user_id: int, waiter: Any, *, follow: bool) -> Any:
         heartbeat = settings.STREAMS_HEARTBEAT_SECONDS
         before: dict[int, live.MyGame] | None = None
         try:

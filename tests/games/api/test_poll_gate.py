@@ -166,3 +166,47 @@ def test_without_redis_the_gate_steps_aside(alice, settings):
     settings.CACHES = {"default": {**working["default"], "LOCATION": "redis://127.0.0.1:9/0"}}
     assert ask(TURNS, token, tag)[2] == 1
     settings.CACHES = working  # for the clean-up of this test's keys
+
+
+def test_polls_arriving_together_share_one_redis_read_each_answered_for_itself(alice, make_player):
+    """Given twenty polls arriving at once through one gate, alice's and bob's current tags and bob's tag made
+    stale, when the gate answers, then it reads Redis once per batch, not once per poll, and each poll gets its
+    own answer: the current ones 304, the stale ones Django."""
+    user, token, client = alice
+    _, bob_token = make_player("bob")
+    bob = APIClient()
+    bob.credentials(HTTP_AUTHORIZATION=f"Token {bob_token}")
+    alice_tag, bob_tag = client.get(TURNS).headers["ETag"], bob.get(TURNS).headers["ETag"]
+    inner, answers, reads = Inner(), [], []
+    gate = PollGate(inner)
+
+    async def one(token: str, tag: str) -> None:
+        headers = [(b"authorization", f"Token {token}".encode()), (b"if-none-match", tag.encode())]
+        scope = {"type": "http", "method": "GET", "path": TURNS, "query_string": b"", "headers": headers}
+
+        async def receive() -> dict:
+            return {"type": "http.request", "body": b""}
+
+        async def send(message: dict) -> None:
+            if message["type"] == "http.response.start":
+                answers.append((tag, message["status"]))
+
+        await gate(scope, receive, send)
+
+    async def twenty() -> None:
+        client = gate._client()
+        real = client.mget
+
+        async def counted(*args, **kwargs):
+            reads.append(args)
+            return await real(*args, **kwargs)
+
+        client.mget = counted
+        polls = [one(token, alice_tag) for _ in range(10)] + [one(bob_token, bob_tag) for _ in range(5)]
+        polls += [one(bob_token, bob_tag[:-17] + "0" * 16 + '"') for _ in range(5)]
+        await asyncio.gather(*polls)
+
+    asyncio.run(twenty())
+    assert sorted(status for _, status in answers) == [299] * 5 + [304] * 15
+    assert all(status == 299 for tag, status in answers if tag not in (alice_tag, bob_tag))
+    assert 1 <= len(reads) < 20 and inner.calls == 5
