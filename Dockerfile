@@ -16,6 +16,9 @@ COPY players ./players
 COPY web ./web
 COPY webhooks ./webhooks
 COPY notifications ./notifications
+COPY outbox ./outbox
+COPY ratings ./ratings
+COPY chat ./chat
 RUN pip install .
 
 # Settings need a SECRET_KEY when DEBUG is false; collectstatic needs no real one.
