@@ -243,3 +243,28 @@ def test_the_flat_baseline_deals_each_rollout_apart(cls, deals):
         assert rules.deals == 30 if deals == "per rollout" else rules.deals <= 10
         checked += 1
     assert checked > 20
+
+
+def test_a_rollout_at_four_seats_stops_when_the_next_player_goes_out():
+    """Given Palace decisions at three or four seats, when a rollout plays on from one, then it ends when
+    the next player goes out (the first out of the rollout), every seat ranked, those still in by the
+    cards they hold (``ending.end_match``); with the horizon off it plays on to the last player."""
+    checked = 0
+    rules, full = ShedSearchRules(), ShedSearchRules(first_out_horizon=False)
+    for state, _seat, _view in _decisions("palace", 1_500, seed=13):
+        if state.phase != PLAY or state.seats < 3 or len(state.out) > state.seats - 2:
+            continue
+        cut = rules.playout(state, state, random.Random(checked))
+        assert (
+            len(cut.out) == len(state.out) + 1
+            and cut.order[0] == cut.out[0]
+            and sorted(cut.order) == list(range(state.seats))
+        )
+        left = [
+            len(cut.hands[s]) + len(cut.face_up[s]) + sum(c is not None for c in cut.face_down[s])
+            for s in cut.order[1:]
+        ]
+        assert left == sorted(left)
+        assert len(full.playout(state, state, random.Random(checked)).out) == state.seats - 1
+        checked += 1
+    assert checked > 50
