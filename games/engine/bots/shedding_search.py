@@ -17,7 +17,7 @@ setup the ``basic`` bot's choice of face-up cards (one candidate: no search).
 
 The reward: 1 for first out, 0 for last; in between mostly nothing (``FIRST_WEIGHT``) and a little
 linear in the place (palace-shedding-a.txt ¶22 ranks by the order of going out; the arena's targets
-count first places).
+count first places). A rollout ends when the next player goes out (``FIRST_OUT_HORIZON``).
 """
 
 from __future__ import annotations
@@ -42,7 +42,8 @@ from games.engine.shedding.state import PLAY, ShedState, pack
 
 ROLLOUT_EPSILON = 0.1
 """Rollout decisions taken at random instead of by ``basic``: ``basic`` is deterministic, so without some
-randomness every rollout from one deal would be the same game."""
+randomness every rollout from one deal would be the same game. Measured against ``basic`` at 60 rollouts a
+decision (benchmarks/README.md, "Arena"): 0.1 won 73.8% of 210 games, 0 won 72.5% of 273 (no difference)."""
 
 FIRST_WEIGHT = 0.7
 """The share of the reward that going out first earns (the rest is linear in the place): the arena counts
