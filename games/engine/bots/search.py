@@ -133,6 +133,8 @@ class SearchBot:
     """
 
     name = "search"
+    anchored = True
+    """Whether ``Searchable.anchor_z`` applies (the flat baseline ignores it)."""
 
     def __init__(
         self,
@@ -155,7 +157,7 @@ class SearchBot:
         if len(candidates) == 1:
             return candidates[0]
         tally = self.sweeps(view, candidates, rng)
-        z = self.rules.anchor_z
+        z = self.rules.anchor_z if self.anchored else None
         if z is not None:
             return candidates[tally.beats_anchor(z)]
         totals, counts = tally.totals, tally.counts
@@ -248,21 +250,22 @@ class Tally:
 
 class FlatMonteCarloBot(SearchBot):
     """The baseline: flat Monte Carlo, each candidate in turn, each rollout from its own determinization
-    (no common deals, no elimination), the same rollouts and budget as ``SearchBot``."""
+    (no common deals, no elimination, no anchor: the best mean answers), the same rollouts and budget as
+    ``SearchBot``."""
 
     name = "flat"
+    anchored = False
 
-    def search(
-        self, view: Mapping[str, Any], candidates: list[ActionJSON], rng: RandomSource
-    ) -> tuple[list[float], list[int]]:
+    def sweeps(self, view: Mapping[str, Any], candidates: list[ActionJSON], rng: RandomSource) -> Tally:
+        """The budget's rollouts round robin over ``candidates``, each from a deal of its own (a ``Tally``
+        without pairs: no two rollouts share a deal)."""
         seat: int = view["viewer"] if "viewer" in view else view["to_act"][0]
         deadline = None if self.seconds is None else self.clock() + self.seconds
-        totals, counts = [0.0] * len(candidates), [0] * len(candidates)
+        tally = Tally(len(candidates))
         actions = [to_action(seat, body) for body in candidates]
         for done in range(self.iterations):
             if deadline is not None and done and self.clock() >= deadline:
                 break
             pick = done % len(candidates)
-            totals[pick] += self._rollout(self.rules.determinize(view, rng), actions[pick], rng, seat)
-            counts[pick] += 1
-        return totals, counts
+            tally.add({pick: self._rollout(self.rules.determinize(view, rng), actions[pick], rng, seat)})
+        return tally

@@ -214,3 +214,57 @@ def test_the_rollouts_native_basic_decides_as_the_basic_bot():
         assert native == to_action(seat, bot.choose(view, random.Random(0)))
         compared += 1
     assert compared > 1_000
+
+
+class _CountingDeals(_Shallow):
+    """``_Shallow`` that counts its determinizations."""
+
+    def __init__(self, rules: Any) -> None:
+        super().__init__(rules)
+        self.deals = 0
+
+    def determinize(self, view, rng):
+        self.deals += 1
+        return self.rules.determinize(view, rng)
+
+
+@pytest.mark.parametrize(("cls", "deals"), [(SearchBot, "per sweep"), (FlatMonteCarloBot, "per rollout")])
+def test_the_flat_baseline_deals_each_rollout_apart(cls, deals):
+    """Given Palace decisions with three or more candidates and a budget of 30 rollouts, when ``search``
+    and the ``flat`` baseline decide, then ``search`` plays every candidate from each deal (fewer deals
+    than rollouts) and ``flat`` draws a deal of its own for each of its 30 rollouts (a baseline that ran
+    the sweeps itself would compare the search with itself)."""
+    checked = 0
+    for _state, seat, view in _decisions("palace", 400, seed=12):
+        rules = _CountingDeals(ShedSearchRules())
+        if not view["legal_actions"] or view["turn"] != seat or len(rules.candidates(view, random.Random(0))) < 3:
+            continue
+        cls(rules, seconds=None, iterations=30).choose(view, random.Random(0))
+        assert rules.deals == 30 if deals == "per rollout" else rules.deals <= 10
+        checked += 1
+    assert checked > 20
+
+
+def test_a_rollout_at_four_seats_stops_when_the_next_player_goes_out():
+    """Given Palace decisions at three or four seats, when a rollout plays on from one, then it ends when
+    the next player goes out (the first out of the rollout), every seat ranked, those still in by the
+    cards they hold (``ending.end_match``); with the horizon off it plays on to the last player."""
+    checked = 0
+    rules, full = ShedSearchRules(), ShedSearchRules(first_out_horizon=False)
+    for state, _seat, _view in _decisions("palace", 1_500, seed=13):
+        if state.phase != PLAY or state.seats < 3 or len(state.out) > state.seats - 2:
+            continue
+        cut = rules.playout(state, state, random.Random(checked))
+        assert (
+            len(cut.out) == len(state.out) + 1
+            and cut.order[0] == cut.out[0]
+            and sorted(cut.order) == list(range(state.seats))
+        )
+        left = [
+            len(cut.hands[s]) + len(cut.face_up[s]) + sum(c is not None for c in cut.face_down[s])
+            for s in cut.order[1:]
+        ]
+        assert left == sorted(left)
+        assert len(full.playout(state, state, random.Random(checked)).out) == state.seats - 1
+        checked += 1
+    assert checked > 50
