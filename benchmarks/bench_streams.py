@@ -36,21 +36,21 @@ import time
 import uuid
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import redis
 
 from benchmarks.harness import (
     DEFAULT_DATABASE_URL,
-    LOOPBACK_NAMES,
     BenchError,
     WebServer,
     fresh_database,
+    guarded,
     load_average,
     loopback_url,
     machine,
     migrate,
     percentile,
+    redis_url,
     server_environment,
     with_database,
 )
@@ -309,18 +309,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--drivers", type=int, default=4, help="driver threads sharing --rate (their waits overlap)")
     parser.add_argument("--profile", metavar="DIR", help="profile each worker's event loop; stats written to DIR")
     args = parser.parse_args(argv)
-    try:
-        return run(args)
-    except BenchError as error:
-        print(f"bench_streams: {error}", file=sys.stderr)
-        return 2
+    return guarded("bench_streams", lambda: run(args))
 
 
 def run(args: argparse.Namespace) -> int:
     admin_url = loopback_url(os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL)
-    redis_url = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/9")
-    if (urlsplit(redis_url).hostname or "") not in LOOPBACK_NAMES:
-        raise BenchError("BENCH_REDIS_URL must name a Redis server on loopback")
+    broker_url = redis_url("redis://127.0.0.1:6379/9")
     raise_file_limit(args.streams + args.pollers + 4096)
     name = f"palace_bench_streams_{os.getpid()}"
     with tempfile.TemporaryDirectory() as tmp, fresh_database(admin_url, name):
@@ -328,9 +322,9 @@ def run(args: argparse.Namespace) -> int:
         env = server_environment(with_database(admin_url, name), "palace_api.settings", workdir)
         # docker-compose.yml's web service: a connection pool (the ASGI server runs each request's synchronous
         # part in a thread of its own), Redis for the broker, the streams' fan-out and the shared cache.
-        env.update({"CELERY_BROKER_URL": redis_url, "STREAMS_REDIS_URL": redis_url, "CACHE_URL": redis_url})
+        env.update({"CELERY_BROKER_URL": broker_url, "STREAMS_REDIS_URL": broker_url, "CACHE_URL": broker_url})
         env["DATABASE_POOL_MAX_SIZE"] = "20"
-        client = redis.Redis.from_url(redis_url)
+        client = redis.Redis.from_url(broker_url)
         client.flushdb()
         migrate(env)
         os.environ.update(env)
