@@ -60,10 +60,15 @@ def test_a_person_plays_a_whole_shedding_game_against_a_bot(server, browser, wor
         if page.get_attribute("#table", "data-status") == "finished":
             break
         if not page.query_selector("button[data-action]"):
-            # The bot's turn: the page shows its move by itself.
+            # The bot's turn: the page shows its move by itself. Or the game has just ended: carol's last move
+            # ended it and its answer swapped the table in since the status was read above.
             before = version(page)
             wait_until(
-                lambda before=before: version(page) > before or bool(page.query_selector("button[data-action]")),
+                lambda before=before: (
+                    version(page) > before
+                    or bool(page.query_selector("button[data-action]"))
+                    or page.get_attribute("#table", "data-status") == "finished"
+                ),
                 what="the bot's move",
             )
             continue
