@@ -16,8 +16,10 @@ from games.selectors.read_models import game_get
 from palace_api.errors import (
     BODY,
     BODYLESS_POST,
+    GAME_NOT_FOUND,
     INVALID_BODY,
     NO_BODY,
+    PLAYER_NOT_FOUND,
     ErrorCode,
     ForbiddenError,
     error_responses,
@@ -26,7 +28,6 @@ from palace_api.errors import (
 from palace_api.serializers import NoQuery, StrictSerializer, query
 
 TAGS = ["chat"]
-GAME_NOT_FOUND = {404: (ErrorCode.GAME_NOT_FOUND, ErrorCode.NOT_FOUND)}
 ROOM_HELP = '`players` (the seated players\' room) or `spectators`; see README, "Chat", for who reads and writes.'
 
 
@@ -123,9 +124,6 @@ class ChatView(APIView):
 
 class MuteOutput(serializers.Serializer):
     results = AuthorOutput(many=True)
-
-
-PLAYER_NOT_FOUND = {404: (ErrorCode.PLAYER_NOT_FOUND, ErrorCode.NOT_FOUND)}
 
 
 class MutesView(APIView):

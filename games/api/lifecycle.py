@@ -12,12 +12,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.serializers import ActionResultOutput, render
-from games.api.views import GAME_NOT_FOUND, GamePagination, PageQuery
+from games.api.views import GamePagination, PageQuery
 from games.engine.errors import EngineCode
 from games.models import GameStatus
 from games.selectors.home import my_game_row, my_games
 from games.services.lifecycle import game_cancel, game_resign, seat_leave
-from palace_api.errors import BODYLESS_POST, NO_BODY, ErrorCode, error_responses
+from palace_api.errors import BODYLESS_POST, GAME_NOT_FOUND, NO_BODY, ErrorCode, error_responses
 from palace_api.serializers import query
 
 # A game over or cancelled; version_conflict: the unique (game, seq) guard of games.services.log, should two

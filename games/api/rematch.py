@@ -12,12 +12,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api.views import GAME_NOT_FOUND
 from games.models import RematchStatus
 from games.selectors import read_models as selectors
 from games.selectors.rematch import rematch_json
 from games.services.rematch import rematch_answer, rematch_leave, rematch_offer
-from palace_api.errors import BODYLESS_POST, NO_BODY, ErrorCode, NotFoundError, error_responses
+from palace_api.errors import BODYLESS_POST, GAME_NOT_FOUND, NO_BODY, ErrorCode, NotFoundError, error_responses
 from palace_api.serializers import NoQuery, query
 
 TAGS = ["games"]

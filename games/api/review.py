@@ -12,13 +12,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.option_schema import SEAT_NUMBER
-from games.api.views import GAME_NOT_FOUND
 from games.models import ReviewStatus
 from games.selectors import read_models as selectors
 from games.selectors.review import review_get, review_json, review_seat
 from games.services.review import review_request
 from palace_api.errors import (
     BODY,
+    GAME_NOT_FOUND,
     INVALID_BODY,
     NO_BODY,
     ApplicationError,

@@ -27,10 +27,9 @@ from games.api.headers import LAST_EVENT_ID, last_event_id
 from games.api.hub import FeedPage, GameFeed, database, hub
 from games.api.serializers import EventOutput, render
 from games.api.side_events import side_read
-from games.api.views import GAME_NOT_FOUND
 from games.messages import STREAM_EVENTS
 from games.selectors import live
-from palace_api.errors import NO_BODY, ApplicationError, ErrorCode, NotFoundError, error_responses
+from palace_api.errors import GAME_NOT_FOUND, NO_BODY, ApplicationError, ErrorCode, NotFoundError, error_responses
 from palace_api.serializers import NoQuery, StrictSerializer, query
 from players.auth import (
     STREAM_TOKEN_MAX_AGE,

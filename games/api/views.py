@@ -32,12 +32,10 @@ from games.models import GameStatus
 from games.selectors import read_models as selectors
 from games.selectors import versions
 from games.services import action_submit_idempotent, game_create, seat_take
-from palace_api.errors import BODY, INVALID_BODY, NO_BODY, ErrorCode, error_responses
+from palace_api.errors import BODY, GAME_NOT_FOUND, INVALID_BODY, NO_BODY, ErrorCode, error_responses
 from palace_api.serializers import NoQuery, StrictSerializer, query
 
 TAGS = ["games"]
-# not_found: a path that names no game at all (``/games/x/``); game_not_found: no game of that id.
-GAME_NOT_FOUND = {404: (ErrorCode.GAME_NOT_FOUND, ErrorCode.NOT_FOUND)}
 # The rules engine's refusals of options (games/engine/*/options.py) and of actions (games/engine/*/play.py ...).
 # A card code that does not parse, or cards named twice (games/engine/cards.py).
 CARD_CODES = (EngineCode.INVALID_CARD, EngineCode.DUPLICATE_CARDS, EngineCode.TOO_MANY_CARDS)

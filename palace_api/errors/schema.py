@@ -88,6 +88,10 @@ NO_BODY = (405, 429)
 """An operation without a body (GET, DELETE): it reads none, whatever its size."""
 INVALID_BODY = (ErrorCode.INVALID, ErrorCode.MALFORMED_JSON, ErrorCode.NESTING_TOO_DEEP)
 """The 400 codes of a JSON body that the parser or the serializer refuses."""
+GAME_NOT_FOUND = {404: (ErrorCode.GAME_NOT_FOUND, ErrorCode.NOT_FOUND)}
+"""An operation under ``games/{id}/``: no game of that id, or (``not_found``) a path that names no game at all."""
+PLAYER_NOT_FOUND = {404: (ErrorCode.PLAYER_NOT_FOUND, ErrorCode.NOT_FOUND)}
+"""An operation under ``players/{name}/``: no such player, or a path that names none."""
 
 _BASE_BY_STATUS: dict[int, type[serializers.Serializer]] = {
     400: ValidationErrorSerializer,

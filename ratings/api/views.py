@@ -9,7 +9,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.selectors.read_models import game_get
-from palace_api.errors import NO_BODY, ErrorCode, error_responses
+from palace_api.errors import GAME_NOT_FOUND, NO_BODY, PLAYER_NOT_FOUND, ErrorCode, error_responses
 from palace_api.serializers import NoQuery, query
 from ratings.api.serializers import (
     LADDER_HELP,
@@ -33,7 +33,6 @@ from ratings.selectors.boards import (
 )
 
 TAGS = ["ratings"]
-PLAYER_NOT_FOUND = {404: (ErrorCode.PLAYER_NOT_FOUND, ErrorCode.NOT_FOUND)}
 LADDER = OpenApiParameter("ladder", str, OpenApiParameter.PATH, description=LADDER_HELP)
 
 
@@ -112,7 +111,7 @@ class GameRatingsView(APIView):
             200: GameRatingsOutput,
             **error_responses(
                 "GamesRatings",
-                {400: (ErrorCode.INVALID,), 404: (ErrorCode.GAME_NOT_FOUND, ErrorCode.NOT_FOUND)},
+                {400: (ErrorCode.INVALID,), **GAME_NOT_FOUND},
                 401,
                 *NO_BODY,
             ),
