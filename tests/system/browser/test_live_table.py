@@ -20,7 +20,7 @@ from games.models import Event, Seat
 from games.selectors.read_models import game_get
 from games.selectors.state import engine_of, game_state
 from games.services import action_submit_idempotent, game_create, seat_take
-from tests.system.browser.conftest import sign_up
+from tests.system.browser.conftest import sign_up, wait_until
 from tests.system.browser.play import SHOWN_AT, Latest, Record, catch_up, play_against_bot, version
 from web.errors import RACE_WORDS
 
@@ -124,6 +124,10 @@ def test_a_click_that_lost_a_race_shows_the_new_table_and_a_sentence(server, bro
     the table now with a sentence in a player's words: no version number, no code."""
     _, page, user = _page(browser, server, "hana")
     game_id = _bot_game(user)
+    asking: set = set()  # the page's requests for the table still unanswered
+    page.on("request", lambda request: asking.add(request) if "/live/" in request.url else None)
+    page.on("requestfinished", lambda request: asking.discard(request))
+    page.on("requestfailed", lambda request: asking.discard(request))
     page.goto(f"{server}/games/{game_id}/")
     record = Record()
     play_against_bot(page, _latest(game_id), answers=2, record=record)
@@ -131,6 +135,11 @@ def test_a_click_that_lost_a_race_shows_the_new_table_and_a_sentence(server, bro
     page.wait_for_selector("#table[data-turn=mine]")
     shown = version(page)
     page.route("**/live/**", lambda route: route.abort())  # the page hears nothing of what follows
+    # ... once a request for the table sent before the route has its answer: one answered after the decision
+    # below would show the new table.
+    # (wait_for_timeout lets Playwright deliver the request events the listeners above count.)
+    wait_until(lambda: page.wait_for_timeout(50) or not asking, what="the page's requests for the table to end")
+    shown = version(page)
     _decide_elsewhere(user, game_id)
     deadline = time.monotonic() + 20
     while not Seat.objects.get(game_id=game_id, number=0).to_act:
