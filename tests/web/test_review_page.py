@@ -10,6 +10,7 @@ import pytest
 from django.test import Client
 
 from games.models import Review, ReviewStatus
+from games.selectors.review import same_move
 from games.services.review import review_advance
 from tests.games.review_helpers import finished_game, started_game
 from tests.web.conftest import csrf
@@ -39,10 +40,12 @@ def test_a_player_asks_for_the_review_on_the_replay_page_and_sees_it_there(make_
     page = ann.get(asked["Location"]).content.decode()
     assert 'data-status="done"' in page
     rows = list(review.rows.order_by("-loss"))
-    differ = [row for row in rows if row.loss > 0]
-    if differ:
+    # A decision where the move played was the search's own is no mistake, whatever its noisy loss; and two
+    # decisions may lose alike, so the first listed is one of the largest, not a given one.
+    loss = {row.seq: round(row.loss, 4) for row in rows if row.loss > 0 and not same_move(row.played, row.best)}
+    if loss:
         steps = re.findall(rf'href="/games/{game.pk}/replay/(\d+)/">Step', page)
-        assert int(steps[0]) == differ[0].seq, "the largest loss first"
+        assert loss[int(steps[0])] == max(loss.values()), "the largest loss first"
     else:
         assert 'id="review-agrees"' in page
     at = ann.get(f"/games/{game.pk}/replay/{rows[0].seq}/").content.decode()
