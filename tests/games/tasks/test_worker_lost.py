@@ -7,7 +7,8 @@ there, and kills the pool process:
 
 - before the commit: the test holds games_game in SHARE mode, so the task locks the game row, reads the game, lets
   the bot decide and inserts the decision into the log, then waits on the version update (UPDATE games_game; on
-  PostgreSQL in the same statement as the insert) in its open transaction. The killed transaction must leave nothing; the task run again makes the move.
+  PostgreSQL in the same statement as the insert) in its open transaction. The killed transaction must leave
+  nothing; the task run again makes the move.
 - after the commit: the test holds an advisory lock that the worker's task_postrun hook (installed by this test's
   worker script; the task itself is unchanged) waits for. The move is committed but the task has not returned, so
   its message is not acknowledged. The task run again must find the game moved on and add nothing.
