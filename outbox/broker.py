@@ -8,9 +8,7 @@ finds what a lost message was for. So a broker error is logged and never fails t
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from celery import current_app
@@ -47,63 +45,14 @@ def publish(name: str, *, args: list[Any], countdown: float | None = None) -> bo
     return True
 
 
-BACKGROUND_PENDING_MAX = 1000
-"""Hints waiting at most for the sending thread (``in_background``); beyond, a hint is dropped with a warning (the
-broker is down or slow, and each waits on it): the sweepers recover what it was for."""
-
-_sender: ThreadPoolExecutor | None = None
-_sender_lock = threading.Lock()
-_pending = 0
-
-
-def _run_hint(hint: Callable[[], Any]) -> None:
-    global _pending
-    try:
-        hint()
-    except Exception:  # a hint never raises by contract; should one, the sweepers recover what it was for
-        logger.exception("a hint sent after a commit failed")
-    finally:
-        with _sender_lock:
-            _pending -= 1
-
-
-def in_background(hint: Callable[[], Any]) -> None:
-    """Run ``hint`` (a publish, an announce: a call that never raises and whose loss a sweeper recovers) on this
-    process's one sending thread, in the order given, when ``settings.HINTS_IN_BACKGROUND`` is on; else now.
-
-    Why: after an action's commit, what it owes the broker and the live streams is a hint (module docstring), and
-    sending it took a request two or three Redis round trips and Celery's message building before its answer
-    (``benchmarks/README.md``, bench_http). The thread sends it just after. What a process that dies first had not
-    sent is lost as a message lost to a broker outage is, and recovered the same way; at the interpreter's exit
-    the thread sends what is pending. Never raises.
-    """
-    global _sender, _pending
-    if not getattr(settings, "HINTS_IN_BACKGROUND", False):
-        hint()
-        return
-    with _sender_lock:
-        if _pending >= BACKGROUND_PENDING_MAX:
-            logger.warning("%s hints wait to be sent: one dropped; the sweeper will recover it", _pending)
-            return
-        if _sender is None:
-            _sender = ThreadPoolExecutor(max_workers=1, thread_name_prefix="palace-hints")
-        _pending += 1
-    try:
-        _sender.submit(_run_hint, hint)
-    except RuntimeError:  # the interpreter is shutting down: send it here
-        _run_hint(hint)
-
-
 def send_after_commit(
     name: str,
     args_list: Sequence[list[Any]],
     *,
     countdown: float | None = None,
     on_lost: Callable[[Sequence[list[Any]]], None] | None = None,
-    background: bool = False,
 ) -> None:
-    """Once the current transaction commits (at once outside one), send ``name`` once per entry of ``args_list``
-    (``background``: through ``in_background``, for a hint whose loss a sweeper recovers).
+    """Once the current transaction commits (at once outside one), send ``name`` once per entry of ``args_list``.
 
     The first broker error stops the sending: the broker is down, and each further try would wait for it too.
     ``on_lost`` is then called with the entries not sent (those its sweeper will recover). Never raises.
@@ -119,7 +68,7 @@ def send_after_commit(
                     on_lost(entries[index:])
                 return
 
-    transaction.on_commit((lambda: in_background(send)) if background else send, robust=True)
+    transaction.on_commit(send, robust=True)
 
 
 def countdown_fits(seconds: float) -> bool:

@@ -299,10 +299,6 @@ WEBHOOK_SWEEP_SECONDS = env.float("WEBHOOK_SWEEP_SECONDS", default=30.0)
 NOTIFICATION_SWEEP_SECONDS = env.float("NOTIFICATION_SWEEP_SECONDS", default=30.0)
 # A bot decision due this long with no move is made by the sweeper (README, "Failure modes"): its message was lost.
 BOT_STALL_SECONDS = env.float("BOT_STALL_SECONDS", default=10.0)
-# An action's hints after its commit (its one Celery message, the live streams' announce) are sent by a thread of
-# the process just after its answer rather than before it (outbox.broker.in_background); tests' own process sends
-# them at once, so that what they check has happened when the request returns.
-HINTS_IN_BACKGROUND = env.bool("HINTS_IN_BACKGROUND", default=True)
 CELERY_BEAT_SCHEDULE = {
     # A sweep not started within two periods is dropped: sweeps queued while every worker was down are stale.
     "sweep-turn-timeouts": {

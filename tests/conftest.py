@@ -32,11 +32,9 @@ def pytest_configure(config: pytest.Config) -> None:
     """On PostgreSQL the test process's connections commit without waiting for the WAL to reach the disk
     (``synchronous_commit=off``): a commit costs about 0.1 ms instead of 4 on CI's disk, and a test never outlives
     a server crash, the one case where it matters. Servers that tests start in their own processes keep the
-    default, so what the fault tests check is the shipped behaviour. The same holds of ``HINTS_IN_BACKGROUND``."""
+    default, so what the fault tests check is the shipped behaviour."""
     from django.conf import settings
 
-    # What a request's commit sends (outbox.broker.in_background) is sent before it returns, so tests see it.
-    settings.HINTS_IN_BACKGROUND = False
     database = settings.DATABASES["default"]
     if database["ENGINE"].endswith("postgresql"):
         options = database.setdefault("OPTIONS", {})

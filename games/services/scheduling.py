@@ -16,7 +16,7 @@ from django.db import transaction
 
 from games.bot_levels import SLOW_BOTS
 from games.services import fanout
-from outbox.broker import countdown_fits, in_background, publish, send_after_commit
+from outbox.broker import countdown_fits, publish, send_after_commit
 
 BOT_MOVE = "games.tasks.bot_move"
 SLOW_BOT_MOVE = "games.tasks.slow_bot_move"
@@ -35,10 +35,9 @@ def bot_move_task(bots: list[str]) -> str:
 def after_commit(*, game_id: int, version: int, bots_to_act: list[str], timeout: int | None) -> None:
     """Queue, once the transaction commits, what the change at ``version`` owes: the bot's decision
     (``bots_to_act``: the bots that may act now, none for a human's decision; see ``bot_move_task``) or a
-    countdown for the human's deadline, and ``GAME_CHANGED``. One message, whatever is owed: a publish costs
-    about as much as a query, so what else is owed is sent by the worker that takes it (``changed_relay``); and it
-    is sent from the process's sending thread (``outbox.broker.in_background``), not before the request's answer.
-    A broker error never turns into a failed request.
+    countdown for the human's deadline, and ``GAME_CHANGED``. One message, whatever is owed: a publish costs the
+    request about as much as a query, so what else is owed is sent by the worker that takes it
+    (``changed_relay``). A broker error never turns into a failed request.
 
     - a bot decides next: ``BOT_MOVE`` (or ``SLOW_BOT_MOVE``) with ``announce`` set (the task sends
       ``GAME_CHANGED``, then moves), so the bot answers with no extra hop;
@@ -50,12 +49,12 @@ def after_commit(*, game_id: int, version: int, bots_to_act: list[str], timeout:
     ``timeout``: seconds until the deadline (``None``: no deadline).
     """
     if bots_to_act:
-        send_after_commit(bot_move_task(bots_to_act), [[game_id, version, True]], background=True)
+        send_after_commit(bot_move_task(bots_to_act), [[game_id, version, True]])
     elif timeout is not None and countdown_fits(timeout):
         # One second late rather than early: the task re-checks the deadline and does nothing before it.
-        send_after_commit(CHANGED, [[game_id, version, timeout + 1]], background=True)
+        send_after_commit(CHANGED, [[game_id, version, timeout + 1]])
     else:
-        send_after_commit(GAME_CHANGED, [[game_id, version]], background=True)
+        send_after_commit(GAME_CHANGED, [[game_id, version]])
 
 
 def changed_relay(*, game_id: int, version: int, countdown: float | None) -> None:
@@ -69,9 +68,8 @@ def changed_relay(*, game_id: int, version: int, countdown: float | None) -> Non
 
 def announce_after_commit(*, game_id: int, version: int, players: list[int | None]) -> None:
     """Tell open live streams, once the transaction commits, that ``game_id`` reached ``version``
-    (``games.services.fanout``; nothing is sent without Redis), from the process's sending thread
-    (``outbox.broker.in_background``). ``robust``: an error is logged, never raised."""
+    (``games.services.fanout``; nothing is sent without Redis). ``robust``: an error is logged, never raised."""
     transaction.on_commit(
-        lambda: in_background(lambda: fanout.announce(game_id=game_id, version=version, players=players)),
+        lambda: fanout.announce(game_id=game_id, version=version, players=players),
         robust=True,
     )

@@ -37,29 +37,14 @@ def redis() -> Iterator[PrivateRedis]:
     server.stop()
 
 
-def served(
-    postgres: PrivatePostgres, database: str, redis: PrivateRedis, home: Path, env: dict[str, str] | None = None
-) -> Iterator[Palace]:
+@pytest.fixture
+def palace(postgres: PrivatePostgres, database: str, redis: PrivateRedis, tmp_path: Path) -> Iterator[Palace]:
     # Persistent connections, as docker-compose.yml runs: each must notice the outage and the return.
-    app = Palace(database_url=postgres.url(database) + "?conn_max_age=600", broker_url=redis.url, home=home, env=env)
+    app = Palace(database_url=postgres.url(database) + "?conn_max_age=600", broker_url=redis.url, home=tmp_path)
     app.start_web()
     yield app
     app.close()
-    print(f"the logs of this test's processes are in {home}")
-
-
-@pytest.fixture
-def palace(postgres: PrivatePostgres, database: str, redis: PrivateRedis, tmp_path: Path) -> Iterator[Palace]:
-    yield from served(postgres, database, redis, tmp_path)
-
-
-@pytest.fixture
-def palace_sending_at_once(
-    postgres: PrivatePostgres, database: str, redis: PrivateRedis, tmp_path: Path
-) -> Iterator[Palace]:
-    """``palace`` whose web server sends an action's message before its answer rather than just after it
-    (``HINTS_IN_BACKGROUND=false``), for a test that stops the worker's pool between two messages."""
-    yield from served(postgres, database, redis, tmp_path, env={"HINTS_IN_BACKGROUND": "false"})
+    print(f"the logs of this test's processes are in {tmp_path}")
 
 
 def bot_game(app: Palace) -> tuple[int, dict[str, str]]:
@@ -141,13 +126,11 @@ def assert_bot_moved_once_after(app: Palace, game: int, headers: dict[str, str],
 
 
 def test_a_bot_turn_held_by_a_killed_worker_is_made_once_after_a_new_worker_starts(
-    palace_sending_at_once: Palace, redis: PrivateRedis
+    palace: Palace, redis: PrivateRedis
 ) -> None:
     """Given a worker that has taken the bot's turn from Redis (its pool process stopped, so the message waits
     unacknowledged), when it is killed with SIGKILL, then a new worker's sweeper makes the bot's move, once, within
-    30 s, long before Redis's one-hour visibility timeout would hand the message out again. (The web server sends
-    each message before its answer, so the worker is idle between two actions when the test sees it idle.)"""
-    palace = palace_sending_at_once
+    30 s, long before Redis's one-hour visibility timeout would hand the message out again."""
     first = palace.start_worker("first", beat=False)
     game, human = bot_game(palace)
     current = wait_until("the human's turn", lambda: humans_turn(palace, game, human))
