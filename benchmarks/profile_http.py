@@ -136,6 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--actions", type=int, default=300, help="actions timed, then as many profiled")
     parser.add_argument("--top", type=int, default=25, help="functions to list by own time")
+    parser.add_argument("--dump", type=Path, help="also write the profile there (pstats' format)")
     args = parser.parse_args(argv)
     if not 10 <= args.actions <= 5000:
         parser.error("--actions: 10 to 5,000")
@@ -179,6 +180,8 @@ def run(args: argparse.Namespace) -> int:
             profile.enable()
             play(clients, game_id, args.actions, rng)
             profile.disable()
+            if args.dump is not None:
+                profile.dump_stats(args.dump)
         finally:
             connection.close()
             broker.flushdb()

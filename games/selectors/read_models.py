@@ -17,9 +17,10 @@ from django.utils import timezone
 from games.engine.protocol import SPECTATOR, STAFF, Viewer, action_for_viewer
 from games.engine.protocol import Event as EngineEvent
 from games.models import Event, Game, GameStatus, Seat
+from games.selectors import statements
 from games.selectors.due import due_of, seats_due
 from games.selectors.rematch import rematch_links
-from games.selectors.state import engine_of, game_state
+from games.selectors.state import catch_up, engine_of, game_state, remembered_version
 from palace_api.errors import ErrorCode, NotFoundError
 
 
@@ -233,7 +234,10 @@ def game_get(game_id: int) -> Game:
     anyone sits, which also says whether a seat was taken after the first (then both are read again). Every seat
     change commits with its log entry and the version it makes (``games.services``), so a reader that pairs these
     seats with log entries up to ``version`` (``game_events``, ``live.feed_read``) tells each entry's viewer right.
+    On PostgreSQL it is one statement in every case (``_game_read``).
     """
+    if statements.is_postgresql():
+        return _game_read(game_id)
     while True:
         # No ORDER BY: sorting a few seats here costs less than compiling one.
         joined = (
@@ -255,11 +259,29 @@ def game_get(game_id: int) -> Game:
         # Someone sat down between the two reads: this game row's version counts his seat_taken (and maybe a
         # deal), which the empty seats above do not. Each turn of the loop takes another commit of a seat taken
         # and all seats left again between two statements of ours: it cannot spin by itself.
+    _prefetched(game, seats)
+    return game
+
+
+def _prefetched(game: Game, seats: list[Seat]) -> None:
     # What prefetch_related("seats") leaves: the related manager's queryset, already evaluated.
     prefetched = game.seats.all()
     prefetched._result_cache = seats
     prefetched._prefetch_done = True
     game._prefetched_objects_cache = {"seats": prefetched}
+
+
+def _game_read(game_id: int) -> Game:
+    """``game_get`` on PostgreSQL: one statement (``games.selectors.statements``), which also brings this process's
+    remembered state of the game up to its version when it is a few entries behind."""
+    known = remembered_version(game_id)
+    found = statements.game_read(game_id, known)
+    if found is None:
+        raise NotFoundError(ErrorCode.GAME_NOT_FOUND, "no such game")
+    game, tail = found
+    _prefetched(game, game._seat_rows)  # type: ignore[attr-defined]
+    if known is not None and tail is not None:
+        catch_up(game, known, tail)
     return game
 
 

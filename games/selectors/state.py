@@ -20,8 +20,9 @@ SNAPSHOT_EVERY = 100
 """Events between two snapshots: a load replays at most this many actions."""
 
 _MEMORY_GAMES = 512
-# Keyed by id and creation time: an id reused after a deletion or a rolled-back transaction is another game.
-_memory: OrderedDict[tuple[int, str], tuple[int, Any]] = OrderedDict()
+# Keyed by id, each entry with the game's creation time: an id reused after a deletion or a rolled-back
+# transaction is another game, whose entry does not match.
+_memory: OrderedDict[int, tuple[str, int, Any]] = OrderedDict()
 _memory_lock = threading.Lock()
 
 
@@ -30,29 +31,51 @@ def engine_of(game: Game) -> EngineGame:
     return get_game(game.kind)
 
 
-def _memory_key(game: Game) -> tuple[int, str]:
-    return (game.pk, game.created.isoformat())
-
-
 def _remembered(game: Game) -> tuple[int, Any] | None:
-    key = _memory_key(game)
+    created = game.created.isoformat()
     with _memory_lock:
-        found = _memory.get(key)
-        if found is not None:
-            _memory.move_to_end(key)
-        return found
+        found = _memory.get(game.pk)
+        if found is None or found[0] != created:
+            return None
+        _memory.move_to_end(game.pk)
+        return found[1], found[2]
+
+
+def remembered_version(game_id: int) -> int | None:
+    """The version of the state this process remembers of game ``game_id`` (``None``: none). A hint for a reader
+    that reads the entries after it in its own query (``catch_up``): the entry may be another game's of the same id
+    (``catch_up`` checks)."""
+    with _memory_lock:
+        found = _memory.get(game_id)
+        return None if found is None else found[1]
 
 
 def remember_state(game: Game, version: int, state: Any) -> None:
     """Keep ``state`` (after ``version`` events of ``game``) in the per-process cache."""
-    key = _memory_key(game)
+    created = game.created.isoformat()
     with _memory_lock:
-        current = _memory.get(key)
-        if current is None or current[0] <= version:
-            _memory[key] = (version, state)
-            _memory.move_to_end(key)
+        current = _memory.get(game.pk)
+        if current is None or current[0] != created or current[1] <= version:
+            _memory[game.pk] = (created, version, state)
+            _memory.move_to_end(game.pk)
         while len(_memory) > _MEMORY_GAMES:
             _memory.popitem(last=False)
+
+
+def catch_up(game: Game, known: int, payloads: list[dict[str, Any]]) -> bool:
+    """Bring the remembered state of ``game`` from version ``known`` to ``game.version`` with ``payloads``, the
+    entries ``known + 1`` to ``game.version`` in order (read by the caller, committed), if this process still
+    remembers ``game`` at ``known``; then ``game_state(game)`` reads nothing. Returns whether it did."""
+    remembered = _remembered(game)
+    if remembered is None or remembered[0] != known or known + len(payloads) != game.version:
+        return False
+    engine = engine_of(game)
+    state = remembered[1]
+    for payload in payloads:
+        state = apply_entry(engine, game, state, payload)
+    if state is not None:
+        remember_state(game, game.version, state)
+    return True
 
 
 def forget_states() -> None:

@@ -19,7 +19,8 @@ from games.engine.protocol import Action
 from games.engine.protocol import Event as EngineEvent
 from games.models import Event, Game, GameStatus, Seat, Snapshot
 from games.selectors.due import deadline_after, since_after
-from games.selectors.state import SNAPSHOT_EVERY, engine_of, remember_state
+from games.selectors.state import SNAPSHOT_EVERY, catch_up, engine_of, remember_state, remembered_version
+from games.services import statements
 from games.services.finish_hooks import game_finished
 from games.services.scheduling import after_commit, announce_after_commit
 from games.services.versions import views_changed_after_commit
@@ -42,7 +43,10 @@ def _shuffle_for(game: Game, request: Any) -> Action:
         return action
     if not request.seeds_due:
         return sample_shuffle(request)
-    seeds = dict(Seat.objects.filter(game=game).order_by().values_list("number", "seed"))
+    # Seeds never change once seated: those read with the lock (on PostgreSQL) serve while every seat is taken.
+    seeds: dict[int, str] | None = getattr(game, "_seeds", None)
+    if seeds is None or len(seeds) < game.seat_count:
+        seeds = dict(Seat.objects.filter(game=game).order_by().values_list("number", "seed"))
     players = [seeds.get(number) or None for number in range(game.seat_count)]
     return fair_shuffle(request, game=str(game.pk), players=players, master=game.seed_master or None)
 
@@ -110,7 +114,18 @@ def game_lock(game_id: int) -> Game | None:
     ignores row locks). A request that waited for the lock gets the row as the other writer committed it,
     with its new version. The seats it reads may be older than the game's row, but a started match has
     all its seats and they never change; with fewer seats than ``seat_count``, ``_seats`` reads them again.
+    On PostgreSQL the same statement reads the log entries this process's remembered state of the game lacks
+    (``games.services.statements.lock_read``), so ``game_state`` then reads nothing.
     """
+    if statements.is_postgresql():
+        known = remembered_version(game_id)
+        found = statements.lock_read(game_id, known)
+        if found is None:
+            return None
+        game, tail = found
+        if known is not None and tail is not None:
+            catch_up(game, known, tail)
+        return game
     # No ORDER BY (Seat's default one would sort by the game's creation): sorting a few seats here costs
     # less than compiling one.
     locked = Seat.objects.filter(game_id=game_id).select_related("game").select_for_update(of=("game",)).order_by()
@@ -172,24 +187,40 @@ def _write(
     with the row that made its decision due, or ``None`` for one whose decision is due since before them
     (``games.selectors.due``). The seats are written only when one of the two changes. The deadline is
     counted from the last row's time, as ``games.selectors.due`` counts it when it reads the past.
+    On PostgreSQL all of it is one statement (``games.services.statements.write_append``).
     """
     engine = engine_of(game)
     before = game.version
-    _insert(game, rows)
     to_act = set(engine.to_act(state))
     over = engine.is_over(state)
     finishing = over and game.status != GameStatus.FINISHED
-    game.status = GameStatus.FINISHED if over else GameStatus.ACTIVE
     acting = [bot for number, bot in seat_bots(game).items() if number in to_act]
     humans_due = any(not bot for number, bot in seat_bots(game).items() if number in since)
-    moment = rows[-1].created if rows else timezone.now()
-    game.deadline = deadline_after(moment, game.turn_timeout) if humans_due else None
-    game.save(update_fields=["version", "status", "deadline", "updated"])
-    _seats_write(game, to_act=to_act, acting_before=acting_before, since=since, due_before=due_before)
+    seats = _seats_change(to_act=to_act, acting_before=acting_before, since=since, due_before=due_before)
+    game.status = GameStatus.FINISHED if over else GameStatus.ACTIVE
+    if statements.is_postgresql():
+        now = timezone.now()
+        game.deadline = deadline_after(now, game.turn_timeout) if humans_due else None
+        game.version = rows[-1].seq if rows else game.version
+        try:
+            statements.write_append(game, rows, now=now, seats=seats)
+        except IntegrityError as error:
+            raise ConflictError(ErrorCode.VERSION_CONFLICT, "another request changed this game first") from error
+    else:
+        _insert(game, rows)
+        moment = rows[-1].created if rows else timezone.now()
+        game.deadline = deadline_after(moment, game.turn_timeout) if humans_due else None
+        game.save(update_fields=["version", "status", "deadline", "updated"])
+        _seats_write(game, seats)
     if game.version // SNAPSHOT_EVERY > before // SNAPSHOT_EVERY:
         Snapshot.objects.create(game=game, version=game.version, state=engine.state_to_json(state))
     if finishing:
         game_finished(game)
+    _after_write(game, state, bots_to_act=[bot for bot in acting if bot])
+
+
+def _after_write(game: Game, state: Any, *, bots_to_act: list[str]) -> None:
+    """What a commit of ``_write`` owes: the state remembered, the streams' announce, the view versions, the tasks."""
     version = game.version
     transaction.on_commit(lambda: remember_state(game, version, state))
     _announce(game)
@@ -197,21 +228,31 @@ def _write(
     after_commit(
         game_id=game.pk,
         version=version,
-        bots_to_act=[bot for bot in acting if bot],
+        bots_to_act=bots_to_act,
         timeout=game.turn_timeout if game.deadline is not None else None,
     )
 
 
-def _seats_write(
-    game: Game, *, to_act: set[int], acting_before: set[int], since: dict[int, int | None], due_before: set[int]
-) -> None:
-    """Write ``Seat.to_act`` and ``Seat.due_since`` (see ``_write``) in one statement, if either changed."""
+def _seats_change(
+    *, to_act: set[int], acting_before: set[int], since: dict[int, int | None], due_before: set[int]
+) -> tuple[set[int], dict[int, int], set[int]] | None:
+    """What ``Seat.to_act`` and ``Seat.due_since`` become (see ``_write``), or ``None`` if neither changes: (the
+    seats that may act, {seat: the version its decision is due since, for the newly due}, the seats due since
+    before, which keep theirs; every other seat's ``due_since`` becomes ``None``)."""
     started = {seat: version for seat, version in since.items() if version is not None}
     if to_act == acting_before and not started and set(since) == due_before:
+        return None
+    return to_act, started, set(since) - set(started)
+
+
+def _seats_write(game: Game, seats: tuple[set[int], dict[int, int], set[int]] | None) -> None:
+    """Write ``Seat.to_act`` and ``Seat.due_since`` as ``_seats_change`` says, in one statement (the ORM's path)."""
+    if seats is None:
         return
+    to_act, started, kept = seats
     due_since = Case(
         *(When(number=seat, then=Value(version)) for seat, version in started.items()),
-        When(number__in=list(since), then=F("due_since")),
+        When(number__in=list(kept), then=F("due_since")),
         default=Value(None),
         output_field=PositiveIntegerField(),
     )

@@ -6,6 +6,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from games.models import Game
+from games.selectors.state import forget_states, game_state
 from players.token_cache import TOKENS
 from tests.games.api.table import create_table
 
@@ -47,13 +49,37 @@ def test_an_action_locks_the_game_and_reads_its_seats_in_one_query(table):
     with CaptureQueriesContext(connection) as captured:
         table.act(0, "stay")
     sql = statements(captured)
+    assert "games_seat" in sql[0] and "games_game" in sql[0]
+    if connection.vendor == "postgresql":
+        # The game locked with its seats (and the entries this process's memory lacks), then one write: the events
+        # inserted, the game's projections and the seats' to_act (games/services/statements.py).
+        assert len(sql) == 2, sql
+        assert "FOR UPDATE OF g" in sql[0]
+        assert sql[1].startswith("WITH inserted AS (") and "UPDATE games_game" in sql[1], sql[1]
+        return
     # The game (locked) with its seats; the events; the game's projections; the seats' to_act. The token was
     # remembered from the view before.
     assert len(sql) == 4, sql
-    assert "games_seat" in sql[0] and "games_game" in sql[0]
-    if connection.vendor == "postgresql":
-        assert 'FOR UPDATE OF "games_game"' in sql[0]
     assert sql[1].startswith("INSERT INTO")
+
+
+def test_an_action_after_another_process_moved_reads_the_missing_entries_with_the_lock(table):
+    """A process whose remembered state is behind (another web process served the last moves) reads the entries
+    it lacks in the lock's statement on PostgreSQL, not in one of their own (as the ORM's path does elsewhere)."""
+    table.view(0)
+    forget_states()
+    game = Game.objects.get(pk=table.game_id)
+    game.version -= 1  # as a process that saw the game one entry ago remembers it
+    game_state(game)
+    with CaptureQueriesContext(connection) as captured:
+        table.act(0, "stay")
+    sql = statements(captured)
+    if connection.vendor == "postgresql":
+        assert len(sql) == 2, sql
+        assert "games_event" in sql[0]
+    else:
+        assert len(sql) == 5, sql
+        assert "games_event" in sql[1] and sql[1].startswith("SELECT")
 
 
 def test_an_action_after_which_the_same_seat_decides_writes_the_seats_once(table):
@@ -64,5 +90,9 @@ def test_an_action_after_which_the_same_seat_decides_writes_the_seats_once(table
         buy = table.act(0, "buy").json()
     assert buy["to_act"] == [0], "the buyer owes the discard step"
     sql = statements(captured)
+    if connection.vendor == "postgresql":
+        assert len(sql) == 2, sql
+        assert "UPDATE games_seat" in sql[1], sql[1]
+        return
     assert len(sql) == 4, sql
     assert [text for text in sql if text.startswith('UPDATE "games_seat"')] == [sql[3]]

@@ -6,8 +6,9 @@ The test stops the task at a chosen point with a lock it holds, checks in pg_sta
 there, and kills the pool process:
 
 - before the commit: the test holds games_game in SHARE mode, so the task locks the game row, reads the game, lets
-  the bot decide and inserts the decision into the log, then waits on the version update (UPDATE games_game) in its
-  open transaction. The killed transaction must leave nothing; the task run again makes the move.
+  the bot decide and inserts the decision into the log, then waits on the version update (UPDATE games_game; on
+  PostgreSQL in the same statement as the insert) in its open transaction. The killed transaction must leave
+  nothing; the task run again makes the move.
 - after the commit: the test holds an advisory lock that the worker's task_postrun hook (installed by this test's
   worker script; the task itself is unchanged) waits for. The move is committed but the task has not returned, so
   its message is not acknowledged. The task run again must find the game moved on and add nothing.
@@ -219,7 +220,9 @@ def test_a_bot_task_killed_mid_move_is_redelivered_and_its_move_is_logged_once(
             assert "pg_advisory_lock_shared" in query, query
             assert len(bot_decisions(game, version)) == 1, "the move is committed before the kill"
         else:
-            assert query.startswith('UPDATE "games_game"'), query
+            # The ORM's UPDATE, or on PostgreSQL the one statement that inserts the log entries and updates the game
+            # (games/services/statements.py).
+            assert query.startswith(('UPDATE "games_game"', "WITH inserted AS (")), query
             wrote_the_log = observer.execute(
                 "SELECT 1 FROM pg_locks WHERE pid = %s AND relation = 'games_event'::regclass"
                 " AND mode = 'RowExclusiveLock' AND granted",

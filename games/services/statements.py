@@ -1,0 +1,130 @@
+"""The write path's two hot statements as fixed SQL on PostgreSQL (``games.services.log`` uses them there).
+
+Each decision is one read under the row lock and one write before the commit:
+
+- ``lock_read``: the game's row, locked (``FOR UPDATE OF``), with its seats and the log entries this process's
+  remembered state of the game lacks (``games.selectors.state.remembered_version``), in one statement;
+- ``write_append``: the new log entries inserted, the game's row and its seats' projections (``Seat.to_act``,
+  ``Seat.due_since``) updated, in one statement (data-modifying ``WITH`` clauses, which PostgreSQL runs to
+  completion whether or not the outer query reads them, all in the caller's transaction).
+
+Why fixed SQL: with the ORM an action was the lock, an events read when another process made the previous move,
+an INSERT and two UPDATEs, each a round trip and the ORM's query building, which was the largest single part of
+an action's profile (``benchmarks/README.md``, bench_http). The statements are the ORM's, said once: the same
+columns, the same values, the same lock; the ORM path stays for other databases (SQLite in tests).
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any
+
+from django.db import connection
+
+from games.models import Event, Game
+
+TAIL_MAX = 100
+"""Log entries the lock's statement reads at most for a remembered state (the 100 in ``LOCK_SQL``); a state further
+behind is read from the latest snapshot instead (``games.selectors.state.SNAPSHOT_EVERY`` apart)."""
+
+# The tables are Game's, Seat's and Event's (tests/games/api/test_games_queries.py runs these statements).
+LOCK_SQL = """
+SELECT g.*,
+  (SELECT json_agg(json_build_array(s.number, s.player_id, s.bot, s.seed))
+   FROM games_seat s WHERE s.game_id = g.id) AS seats_json,
+  CASE WHEN %(known)s >= 0 AND g.version > %(known)s AND g.version - %(known)s <= 100 THEN
+    (SELECT json_agg(e.payload ORDER BY e.seq) FROM games_event e
+     WHERE e.game_id = g.id AND e.seq > %(known)s AND e.seq <= g.version)
+  END AS tail
+FROM games_game g WHERE g.id = %(game)s FOR UPDATE OF g
+"""
+
+# Seat.due_since: the version that made each newly due seat's decision due; kept for a seat due since before;
+# NULL for the others (``games.services.log._write``). The seats are written only when ``%(seats)s``.
+WRITE_SQL = """WITH inserted AS (
+  INSERT INTO games_event (game_id, seq, kind, actor, payload, created)
+  SELECT %(game)s, r.seq, r.kind, r.actor, r.payload, %(now)s
+  FROM jsonb_to_recordset(%(rows)s::jsonb) AS r(seq integer, kind text, actor integer, payload jsonb)
+  RETURNING id, seq
+), moved AS (
+  UPDATE games_game SET version = %(version)s, status = %(status)s, deadline = %(deadline)s, updated = %(now)s
+  WHERE id = %(game)s RETURNING id
+), seated AS (
+  UPDATE games_seat SET
+    to_act = (number = ANY(%(to_act)s::integer[])),
+    due_since = CASE
+      WHEN number = ANY(%(started)s::integer[])
+        THEN (%(versions)s::integer[])[array_position(%(started)s::integer[], number::integer)]
+      WHEN number = ANY(%(kept)s::integer[]) THEN due_since
+    END
+  WHERE game_id = %(game)s AND %(seats)s RETURNING id
+) SELECT seq, id FROM inserted"""
+
+
+def is_postgresql() -> bool:
+    """Whether the default database is PostgreSQL, where these statements run."""
+    return connection.vendor == "postgresql"
+
+
+def _json(value: Any) -> Any:
+    # Django reads jsonb as text for JSONField to parse; json_agg's json may come parsed or not.
+    return json.loads(value) if isinstance(value, str) else value
+
+
+def lock_read(game_id: int, known: int | None) -> tuple[Game, list[dict[str, Any]] | None] | None:
+    """The game ``game_id`` with its row locked until the caller's transaction ends, or ``None`` if there is none.
+
+    The game carries ``_seats`` (``{number: (player_id, bot)}``, as ``games.services.log._seats`` reads them) and
+    ``_seeds`` (``{number: Seat.seed}``, for ``games.services.log._shuffle_for``).
+    ``known``: the version of the state this process remembers of the game (``None``: none); returned beside the
+    game: the payloads of the entries after ``known`` up to the game's version, in order, or ``None`` when there
+    is no such stretch or it is longer than ``TAIL_MAX``.
+    """
+    params = {"game": game_id, "known": -1 if known is None else known}
+    found = list(Game.objects.raw(LOCK_SQL, params))
+    if not found:
+        return None
+    game = found[0]
+    seats = _json(game.seats_json) or []
+    game._seats = {number: (player_id, bot) for number, player_id, bot, _ in sorted(seats)}  # type: ignore[attr-defined]
+    game._seeds = {number: seed for number, _, _, seed in seats}  # type: ignore[attr-defined]
+    tail = _json(game.tail)
+    return game, None if tail is None else [_json(payload) for payload in tail]
+
+
+def write_append(
+    game: Game,
+    rows: list[Event],
+    *,
+    now: datetime,
+    seats: tuple[set[int], dict[int, int], set[int]] | None,
+) -> None:
+    """Insert ``rows`` (``created``: ``now``; their ``pk`` set), and write ``game``'s ``version``, ``status``,
+    ``deadline`` and ``updated`` (``now``), and, when ``seats`` is given, every seat's ``to_act`` and ``due_since``:
+    ``seats`` = (the seats that may act, {seat: the version its decision is due since, for those newly due}, the
+    seats due since before, which keep theirs), in one statement. Raises ``IntegrityError`` when a row's
+    ``(game, seq)`` exists (the caller's transaction is then aborted)."""
+    to_act, started, kept = seats or (set(), {}, set())
+    params: dict[str, Any] = {
+        "game": game.pk,
+        "now": now,
+        "rows": json.dumps(
+            [{"seq": row.seq, "kind": row.kind, "actor": row.actor, "payload": row.payload} for row in rows]
+        ),
+        "version": game.version,
+        "status": game.status,
+        "deadline": game.deadline,
+        "seats": seats is not None,
+        "to_act": sorted(to_act),
+        "started": list(started),
+        "versions": list(started.values()),
+        "kept": sorted(kept),
+    }
+    with connection.cursor() as cursor:
+        cursor.execute(WRITE_SQL, params)
+        ids = dict(cursor.fetchall())
+    for row in rows:
+        row.created = now
+        row.pk = ids[row.seq]
+    game.updated = now
