@@ -569,10 +569,13 @@ def run(args: argparse.Namespace, client_counts: list[int], admin_url: str) -> i
         # The broker and the streams' fan-out on Redis, as docker-compose.yml: each action's publish costs what
         # it costs there. No worker takes the messages; the database is emptied at the end.
         wsgi_ours["CELERY_BROKER_URL"] = redis_url
+        # The shipped shape as docker-compose.yml's web service: the pool, and the cache (throttle counters, the
+        # game views' versions) shared on Redis, where each read and renewal costs a round trip.
         asgi_ours = {
             **wsgi_ours,
             "DATABASE_URL": with_database(admin_url, db_name),
             "DATABASE_POOL_MAX_SIZE": POOL_SIZE,
+            "CACHE_URL": redis_url,
         }
         envs = {
             shape: {"ours": env, "bare": {**env, "DJANGO_SETTINGS_MODULE": "benchmarks.bare.settings"}}
