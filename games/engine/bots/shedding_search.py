@@ -7,9 +7,12 @@ pack (``pack(decks)`` less all of that) dealt at random to what nobody at the ta
 hands' unknown cards, every face-down card (the seat's own too: palace-shedding-a.txt ¶13.2) and the
 stock, each zone at the size the view shows.
 
-What the view does not carry is not modelled: who could not beat the pile when he picked it up, and
-another seat's pending out-of-turn redraw (the view hides it: ``view.visible_to_act``). In the rollout
-the seat's own hand is public to nobody (its ``hand_public`` is left empty).
+The hidden hand of the player who acted just before the seat is dealt as his last turn reads
+(``shedding_reading``: the top of the pile or his pick-up, read as ``basic`` plays). The rest of
+what the view does not carry is not modelled: older turns, and another seat's pending out-of-turn
+redraw (the view hides it: ``view.visible_to_act``). In the rollout the seat's own hand is public to
+nobody (its ``hand_public`` is left empty). Once the stock is empty the rollouts change
+(``shedding_endgame``: no random moves, the searcher's seat looks one step ahead).
 
 Candidates on turn: each playable rank with all its cards, and with one card when there are more; the
 pick-up and the blind flip when legal. Out of turn: each offered play with all its cards. In the
@@ -23,13 +26,15 @@ count first places). A rollout ends when the next player goes out (``FIRST_OUT_H
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from games.engine.bots.base import ActionJSON, Bot, RandomSource
 from games.engine.bots.random_bot import RandomBot
 from games.engine.bots.search import MAX_ROLLOUT_STEPS, shuffled, to_action
 from games.engine.bots.shedding_basic import BURN_PILE, TEN, TWO, ShedBasicBot
+from games.engine.bots.shedding_endgame import ENDGAME_EPSILON, lookahead_action, plays
+from games.engine.bots.shedding_reading import deal_read_hand, read_last_turn
 from games.engine.cards import Card
 from games.engine.errors import EngineCode, EngineError
 from games.engine.protocol import Action, Game, LegalAction
@@ -65,9 +70,20 @@ class ShedSearchRules:
 
     game: Game = PALACE
 
-    def __init__(self, *, epsilon: float = ROLLOUT_EPSILON, first_out_horizon: bool = FIRST_OUT_HORIZON) -> None:
+    def __init__(
+        self,
+        *,
+        epsilon: float = ROLLOUT_EPSILON,
+        first_out_horizon: bool = FIRST_OUT_HORIZON,
+        reading: bool = True,
+        endgame_epsilon: float = ENDGAME_EPSILON,
+        lookahead: bool = True,
+    ) -> None:
         self.policy: Bot = ShedBasicBot()
         self.epsilon = epsilon
+        self.endgame_epsilon = endgame_epsilon
+        self.reading = reading
+        self.lookahead = lookahead
         self.anchor_z: float | None = None
         self.first_out_horizon = first_out_horizon
 
@@ -103,11 +119,14 @@ class ShedSearchRules:
             known.update(hand)
             known.update(Card.parse(code) for code in row["face_up"])
         hidden = shuffled(list((Counter(pack(options.decks)) - known).elements()), rng)
+        unknown = [0 if row["seat"] == me else row["hand_size"] - len(public[row["seat"]]) for row in rows]
+        read = self._read_hand(view, hidden, unknown, rng)
         hands, face_down = [], []
         for row in rows:
-            unknown = row["hand_size"] - len(public[row["seat"]]) if row["seat"] != me else 0
-            mine = [Card.parse(code) for code in row["hand"]] if row["seat"] == me else public[row["seat"]]
-            hands.append(tuple(sort_cards([*mine, *(hidden.pop() for _ in range(unknown))])))
+            seat = row["seat"]
+            mine = [Card.parse(code) for code in row["hand"]] if seat == me else public[seat]
+            dealt = read[1] if read is not None and read[0] == seat else [hidden.pop() for _ in range(unknown[seat])]
+            hands.append(tuple(sort_cards([*mine, *dealt])))
             down: list[Card | None] = [None] * 3
             for entry in row["face_down"]:
                 down[entry["position"]] = hidden.pop()
@@ -137,6 +156,17 @@ class ShedSearchRules:
             resigned=tuple(row["seat"] for row in rows if row["resigned"]),
         )
 
+    def _read_hand(
+        self, view: Mapping[str, Any], hidden: list[Card], unknown: list[int], rng: RandomSource
+    ) -> tuple[int, list[Card]] | None:
+        """The hidden hand of the seat before the viewer dealt first, by ``shedding_reading`` (taken out
+        of ``hidden``), or ``None``: reading off, nothing read, or too few cards fit."""
+        reading = read_last_turn(view) if self.reading else None
+        if reading is None:
+            return None
+        dealt = deal_read_hand(reading, hidden, unknown[reading.seat], rng)
+        return None if dealt is None else (reading.seat, dealt)
+
     def at_horizon(self, root: ShedState, state: ShedState) -> bool:
         return self.game.is_over(state)
 
@@ -145,12 +175,17 @@ class ShedSearchRules:
         seat's policy reads only what ``ShedBasicBot`` and ``RandomBot`` read of a view (its legal actions,
         the seat on turn, the pile); ``ShedBasicBot``'s decisions are taken by ``basic_action`` on the
         engine's own legal entries (the same decisions without a card's text and back: profiled, the
-        parsing was the largest single cost of a rollout). Returns the simulation's draft, which reads
-        like a ``ShedState``."""
-        sim = PALACE.simulation(state)
+        parsing was the largest single cost of a rollout). Once the stock is empty the rollout plays as
+        ``shedding_endgame`` says (``endgame_epsilon``; the searcher's seat, the one whose decision
+        ``root`` is, with ``lookahead``). Returns the simulation's draft, which reads like a ``ShedState``."""
+        searcher = root.redraw_seat if root.redraw_seat is not None else root.turn
+        return self._play_on(PALACE.simulation(state), len(root.out), rng, searcher if self.lookahead else None)
+
+    def _play_on(self, sim: Any, out_before: int, rng: RandomSource, searcher: int | None) -> Any:
+        """Play ``sim`` on to the horizon (``playout``); ``searcher``: the seat that looks ahead once
+        the stock is empty (``None``: nobody)."""
         t = sim.t
         native = isinstance(self.policy, ShedBasicBot)
-        out_before = len(root.out)
         for _ in range(MAX_ROLLOUT_STEPS):
             if sim.is_over():
                 break
@@ -160,9 +195,14 @@ class ShedSearchRules:
             to_act = seats_to_act(t)
             seat = to_act[0] if len(to_act) == 1 else rng.choice(to_act)
             legal = legal_actions(t, seat)
-            randomly = bool(self.epsilon) and rng.random() < self.epsilon
+            epsilon = self.epsilon if t.stock else self.endgame_epsilon
+            randomly = bool(epsilon) and rng.random() < epsilon
             if native and not randomly:
-                sim.play(basic_action(legal, seat, t.turn, len(t.pile)))
+                action = basic_action(legal, seat, t.turn, len(t.pile))
+                if seat == searcher and not t.stock:
+                    options = plays(legal, seat, t.turn)
+                    action = lookahead_action(sim, options, action, self._finisher(out_before, rng, seat))
+                sim.play(action)
                 continue
             entries = [entry.to_json() for entry in legal]
             view = {"viewer": seat, "to_act": [seat], "turn": t.turn, "pile": t.pile, "legal_actions": entries}
@@ -170,13 +210,23 @@ class ShedSearchRules:
             sim.play(to_action(seat, bot.choose(view, rng)))
         return t
 
-    def reward(self, root: ShedState, state: Any, seat: int) -> float:
+    def _finisher(self, out_before: int, rng: RandomSource, seat: int) -> Callable[[Any], float]:
+        """``seat``'s reward after playing a simulation on without lookahead (``lookahead_action``)."""
+        return lambda sim: self.reward(None, self._play_on(sim, out_before, rng, None), seat)
+
+    def reward(self, root: Any, state: Any, seat: int) -> float:
         """``FIRST_WEIGHT`` for going out first plus the rest by place, linear ((seats - place) /
         (seats - 1)); 0.5 for a rollout cut short. Heads-up that is 1 for a win, 0 for a loss."""
         if not state.order:
             return 0.5
         place = state.order.index(seat)
         return FIRST_WEIGHT * (place == 0) + (1 - FIRST_WEIGHT) * (state.seats - 1 - place) / (state.seats - 1)
+
+
+def plain_rules() -> ShedSearchRules:
+    """The model of plain flat Monte Carlo, the arena's ``flat`` baseline: uniform deals (no reading),
+    ``basic`` with ``ROLLOUT_EPSILON`` random moves for every seat to the end (no endgame rollouts)."""
+    return ShedSearchRules(reading=False, endgame_epsilon=ROLLOUT_EPSILON, lookahead=False)
 
 
 def _redraw_entry(view: Mapping[str, Any], options: ShedOptions) -> Mapping[str, Any] | None:

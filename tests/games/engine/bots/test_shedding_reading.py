@@ -1,0 +1,83 @@
+"""The Palace search's reading of the turn before its own (games/engine/bots/shedding_reading.py): read
+as ``basic`` plays, it never rules out a card the player before really holds, and the search's deals
+keep to it.
+
+Rules: palace-shedding-a.txt ¶11 (play the lowest card that meets the pile, draw back up to three),
+¶18-20 (tens and twos), palace-shedding-b.txt "Other Misc. Rules" (no pick-up while a play is possible),
+as the engine implements them and ``shedding_basic`` plays them.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+from games.engine.bots.search import shuffled, to_action
+from games.engine.bots.shedding_basic import ShedBasicBot
+from games.engine.bots.shedding_reading import Reading, read_last_turn
+from games.engine.bots.shedding_search import ShedSearchRules
+from games.engine.cards import Card
+from games.engine.protocol import Action
+from games.engine.shedding import PALACE
+from games.engine.shedding.state import PLAY, ShedState
+
+
+def _turns(games: int, seed: int) -> Iterator[tuple[ShedState, dict[str, Any], Reading | None]]:
+    """``(state, view, reading)`` at each on-turn decision of ``basic`` play, heads-up and at four seats."""
+    bot, rng = ShedBasicBot(), random.Random(seed)
+    for index in range(games):
+        state = PALACE.new_game({}, 4 if index % 3 == 2 else 2)
+        while not PALACE.is_over(state):
+            request = PALACE.chance_request(state)
+            if request is not None:
+                cards = tuple(shuffled(request.cards, rng))
+                state, _ = PALACE.apply(state, Action(type="shuffle", cards=cards))
+                continue
+            seat = rng.choice(PALACE.to_act(state))
+            view = PALACE.view(state, seat)
+            if state.phase == PLAY and state.turn == seat:
+                yield state, view, read_last_turn(view)
+            state, _ = PALACE.apply(state, to_action(seat, bot.choose(view, rng)))
+
+
+def _hidden(state: ShedState, seat: int) -> list[Card]:
+    return list((Counter(state.hands[seat]) - Counter(state.hand_public[seat])).elements())
+
+
+def _misfits(reading: Reading, cards: list[Card]) -> int:
+    return sum(card.rank in reading.excluded for card in cards)
+
+
+def test_the_reading_never_rules_out_a_card_the_player_holds():
+    """Given 120 matches of ``basic`` play, when the searcher's seat reads the turn before its own, then
+    at most ``fresh`` of that player's hidden hand cards have an excluded rank; and it reads often."""
+    turns = read = 0
+    for state, _view, reading in _turns(120, seed=1):
+        turns += 1
+        if reading is None:
+            continue
+        read += 1
+        assert reading.excluded
+        assert _misfits(reading, _hidden(state, reading.seat)) <= reading.fresh
+    assert read > turns // 5
+
+
+def test_the_search_deals_keep_to_the_reading():
+    """Given positions where the reading applies, when the search determinizes the seat's view, then the
+    read player's dealt hidden cards break it at most ``fresh`` times, while a uniform deal breaks it more
+    often (the reading changes the deals), and the deal still shows the seat its own view."""
+    rules, uniform, rng = ShedSearchRules(), ShedSearchRules(reading=False), random.Random(2)
+    kept = broken = checked = 0
+    for _state, view, reading in _turns(40, seed=3):
+        if reading is None:
+            continue
+        dealt = rules.determinize(view, rng)
+        assert PALACE.view(dealt, view["viewer"])["seats"] == view["seats"]
+        assert _misfits(reading, _hidden(dealt, reading.seat)) <= reading.fresh
+        kept += 1
+        broken += _misfits(reading, _hidden(uniform.determinize(view, rng), reading.seat)) > reading.fresh
+        checked += 1
+    assert checked > 100
+    assert broken > checked // 10
