@@ -11,8 +11,8 @@ The hidden hand of the player who acted just before the seat is dealt as his las
 (``shedding_reading``: the top of the pile or his pick-up, read as ``basic`` plays). The rest of
 what the view does not carry is not modelled: older turns, and another seat's pending out-of-turn
 redraw (the view hides it: ``view.visible_to_act``). In the rollout the seat's own hand is public to
-nobody (its ``hand_public`` is left empty). Once the stock is empty the rollouts change
-(``shedding_endgame``: no random moves, the searcher's seat looks one step ahead).
+nobody (its ``hand_public`` is left empty). Once the stock is empty the rollouts play without random
+moves (``ENDGAME_EPSILON``).
 
 Candidates on turn: each playable rank with all its cards, and with one card when there are more; the
 pick-up and the blind flip when legal. Out of turn: each offered play with all its cards. In the
@@ -26,14 +26,13 @@ count first places). A rollout ends when the next player goes out (``FIRST_OUT_H
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.engine.bots.base import ActionJSON, Bot, RandomSource
 from games.engine.bots.random_bot import RandomBot
 from games.engine.bots.search import MAX_ROLLOUT_STEPS, shuffled, to_action
 from games.engine.bots.shedding_basic import BURN_PILE, TEN, TWO, ShedBasicBot
-from games.engine.bots.shedding_endgame import ENDGAME_EPSILON, lookahead_action, plays
 from games.engine.bots.shedding_reading import deal_read_hand, read_last_turn
 from games.engine.cards import Card
 from games.engine.errors import EngineCode, EngineError
@@ -49,6 +48,13 @@ ROLLOUT_EPSILON = 0.1
 """Rollout decisions taken at random instead of by ``basic``: ``basic`` is deterministic, so without some
 randomness every rollout from one deal would be the same game. Measured against ``basic`` at 60 rollouts a
 decision (benchmarks/README.md, "Arena"): 0.1 won 73.8% of 210 games, 0 won 72.5% of 273 (no difference)."""
+
+ENDGAME_EPSILON = 0.0
+"""The share of random rollout moves once the stock is empty: ``basic`` is deterministic, so a rollout
+without them models the other seats as ``basic`` exactly, and from one deal every candidate is compared
+on the same game move for move. Measured on 150 positions of heads-up ``basic`` play with the stock
+empty, each played to the end by the search (150 ms of CPU a decision) against ``basic``: 0 won 115,
+0.1 won 110 (6 won that 0.1 lost, 1 the other way; benchmarks/README.md, "The bot arena")."""
 
 FIRST_WEIGHT = 0.7
 """The share of the reward that going out first earns (the rest is linear in the place): the arena counts
@@ -77,13 +83,11 @@ class ShedSearchRules:
         first_out_horizon: bool = FIRST_OUT_HORIZON,
         reading: bool = True,
         endgame_epsilon: float = ENDGAME_EPSILON,
-        lookahead: bool = True,
     ) -> None:
         self.policy: Bot = ShedBasicBot()
         self.epsilon = epsilon
         self.endgame_epsilon = endgame_epsilon
         self.reading = reading
-        self.lookahead = lookahead
         self.anchor_z: float | None = None
         self.first_out_horizon = first_out_horizon
 
@@ -175,17 +179,13 @@ class ShedSearchRules:
         seat's policy reads only what ``ShedBasicBot`` and ``RandomBot`` read of a view (its legal actions,
         the seat on turn, the pile); ``ShedBasicBot``'s decisions are taken by ``basic_action`` on the
         engine's own legal entries (the same decisions without a card's text and back: profiled, the
-        parsing was the largest single cost of a rollout). Once the stock is empty the rollout plays as
-        ``shedding_endgame`` says (``endgame_epsilon``; the searcher's seat, the one whose decision
-        ``root`` is, with ``lookahead``). Returns the simulation's draft, which reads like a ``ShedState``."""
-        searcher = root.redraw_seat if root.redraw_seat is not None else root.turn
-        return self._play_on(PALACE.simulation(state), len(root.out), rng, searcher if self.lookahead else None)
-
-    def _play_on(self, sim: Any, out_before: int, rng: RandomSource, searcher: int | None) -> Any:
-        """Play ``sim`` on to the horizon (``playout``); ``searcher``: the seat that looks ahead once
-        the stock is empty (``None``: nobody)."""
+        parsing was the largest single cost of a rollout). Random moves: ``epsilon`` while the stock
+        lasts, ``endgame_epsilon`` after. Returns the simulation's draft, which reads like a
+        ``ShedState``."""
+        sim = PALACE.simulation(state)
         t = sim.t
         native = isinstance(self.policy, ShedBasicBot)
+        out_before = len(root.out)
         for _ in range(MAX_ROLLOUT_STEPS):
             if sim.is_over():
                 break
@@ -198,21 +198,13 @@ class ShedSearchRules:
             epsilon = self.epsilon if t.stock else self.endgame_epsilon
             randomly = bool(epsilon) and rng.random() < epsilon
             if native and not randomly:
-                action = basic_action(legal, seat, t.turn, len(t.pile))
-                if seat == searcher and not t.stock:
-                    options = plays(legal, seat, t.turn)
-                    action = lookahead_action(sim, options, action, self._finisher(out_before, rng, seat))
-                sim.play(action)
+                sim.play(basic_action(legal, seat, t.turn, len(t.pile)))
                 continue
             entries = [entry.to_json() for entry in legal]
             view = {"viewer": seat, "to_act": [seat], "turn": t.turn, "pile": t.pile, "legal_actions": entries}
             bot = _RANDOM if randomly else self.policy
             sim.play(to_action(seat, bot.choose(view, rng)))
         return t
-
-    def _finisher(self, out_before: int, rng: RandomSource, seat: int) -> Callable[[Any], float]:
-        """``seat``'s reward after playing a simulation on without lookahead (``lookahead_action``)."""
-        return lambda sim: self.reward(None, self._play_on(sim, out_before, rng, None), seat)
 
     def reward(self, root: Any, state: Any, seat: int) -> float:
         """``FIRST_WEIGHT`` for going out first plus the rest by place, linear ((seats - place) /
@@ -225,8 +217,8 @@ class ShedSearchRules:
 
 def plain_rules() -> ShedSearchRules:
     """The model of plain flat Monte Carlo, the arena's ``flat`` baseline: uniform deals (no reading),
-    ``basic`` with ``ROLLOUT_EPSILON`` random moves for every seat to the end (no endgame rollouts)."""
-    return ShedSearchRules(reading=False, endgame_epsilon=ROLLOUT_EPSILON, lookahead=False)
+    ``basic`` with ``ROLLOUT_EPSILON`` random moves for every seat to the end, the stock empty or not."""
+    return ShedSearchRules(reading=False, endgame_epsilon=ROLLOUT_EPSILON)
 
 
 def _redraw_entry(view: Mapping[str, Any], options: ShedOptions) -> Mapping[str, Any] | None:

@@ -1,6 +1,6 @@
-"""The Palace search's reading of the turn before its own (games/engine/bots/shedding_reading.py): read
-as ``basic`` plays, it never rules out a card the player before really holds, and the search's deals
-keep to it.
+"""The Palace search's model (games/engine/bots/shedding_reading.py, shedding_search.py): its reading of
+the turn before its own, read as ``basic`` plays, never rules out a card the player before really holds,
+and the search's deals keep to it; once the stock is empty its rollouts make no random moves.
 
 Rules: palace-shedding-a.txt ¶11 (play the lowest card that meets the pile, draw back up to three),
 ¶18-20 (tens and twos), palace-shedding-b.txt "Other Misc. Rules" (no pick-up while a play is possible),
@@ -17,7 +17,7 @@ from typing import Any
 from games.engine.bots.search import shuffled, to_action
 from games.engine.bots.shedding_basic import ShedBasicBot
 from games.engine.bots.shedding_reading import Reading, read_last_turn
-from games.engine.bots.shedding_search import ShedSearchRules
+from games.engine.bots.shedding_search import ShedSearchRules, plain_rules
 from games.engine.cards import Card
 from games.engine.protocol import Action
 from games.engine.shedding import PALACE
@@ -81,3 +81,22 @@ def test_the_search_deals_keep_to_the_reading():
         checked += 1
     assert checked > 100
     assert broken > checked // 10
+
+
+def test_rollouts_make_no_random_move_once_the_stock_is_empty():
+    """Given positions of ``basic`` play with the stock empty, when the search's rollout plays each on
+    with two different seeds, then both end in the same order (``basic`` alone decides: the other seats
+    as the arena's ``basic`` plays them); the plain flat model's random moves make some differ."""
+    rules, plain = ShedSearchRules(), plain_rules()
+    checked = differ = 0
+    for state, _view, _reading in _turns(20, seed=4):
+        if state.stock:
+            continue
+        ends = [rules.playout(state, state, random.Random(seed)).order for seed in (0, 1)]
+        assert ends[0] == ends[1]
+        differ += (
+            plain.playout(state, state, random.Random(0)).order != plain.playout(state, state, random.Random(1)).order
+        )
+        checked += 1
+    assert checked > 100
+    assert differ > 0
