@@ -71,7 +71,7 @@ def read_last_turn(view: Mapping[str, Any]) -> Reading | None:
             return None
         high = max((card.rank for card in known if card.rank in PLAIN), default=ACE)
         return Reading(seat=before, excluded=frozenset({TWO, TEN, *(r for r in PLAIN if r >= high)}), fresh=0)
-    excluded, drawn = _excluded_by_play(pile)
+    excluded, drawn = _excluded_by_play(pile, view["options"]["two_effect"] == "play_again")
     fresh = min(drawn, row["hand_size"]) if row["hand_size"] <= HAND_SIZE else 0
     if not excluded or any(card.rank in excluded for card in known) or hidden <= fresh:
         return None
@@ -93,17 +93,19 @@ def _seat_before(rows: Sequence[Mapping[str, Any]], me: int, out_order: Sequence
     return None
 
 
-def _excluded_by_play(pile: Sequence[Card]) -> tuple[frozenset[int], int]:
+def _excluded_by_play(pile: Sequence[Card], again_after_two: bool) -> tuple[frozenset[int], int]:
     """The ranks excluded by the play on top of ``pile`` and how many cards he may have drawn since.
 
     A play that is the whole pile may follow his own burn in the same turn (the burnt cards left his
-    hand too, and a replay with an empty hand draws first): any of his cards may be new then. A run of
+    hand too, and a replay with an empty hand draws first), and one on a two his own two when a two
+    plays again (``again_after_two``: option ``two_effect``): any of his cards may be new then. A run of
     twos may hold a redraw (``basic`` plays one two): nothing is read from it."""
     top = pile[-1].rank
     run = 1
     while run < len(pile) and pile[-1 - run].rank == top:
         run += 1
-    fresh = HAND_SIZE if run == len(pile) else run
+    own_two = again_after_two and run < len(pile) and pile[-1 - run].rank == TWO
+    fresh = HAND_SIZE if run == len(pile) or own_two else run
     if top == TWO:
         if run > 1:
             return frozenset(), fresh

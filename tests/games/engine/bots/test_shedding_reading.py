@@ -23,12 +23,25 @@ from games.engine.protocol import Action
 from games.engine.shedding import PALACE
 from games.engine.shedding.state import PLAY, ShedState
 
+OPTIONS: list[dict[str, Any]] = [
+    {},
+    {"two_effect": "play_again", "draw_before_replay": True},
+    {"out_of_turn_four": True},
+    {"face_up_play": "into_hand"},
+]
+"""The rules variants whose turns change what a play or a pick-up says (palace-shedding-b.txt "Card Value",
+"Other Misc. Rules", "Gameplay")."""
 
-def _turns(games: int, seed: int) -> Iterator[tuple[ShedState, dict[str, Any], Reading | None]]:
-    """``(state, view, reading)`` at each on-turn decision of ``basic`` play, heads-up and at four seats."""
+
+def _turns(
+    games: int, seed: int, variants: list[dict[str, Any]] | None = None
+) -> Iterator[tuple[ShedState, dict[str, Any], Reading | None]]:
+    """``(state, view, reading)`` at each on-turn decision of ``basic`` play, heads-up and at four seats,
+    game ``i`` under ``variants[i % len(variants)]`` (default options only by default)."""
     bot, rng = ShedBasicBot(), random.Random(seed)
+    variants = variants or [{}]
     for index in range(games):
-        state = PALACE.new_game({}, 4 if index % 3 == 2 else 2)
+        state = PALACE.new_game(variants[index % len(variants)], 4 if index % 3 == 2 else 2)
         while not PALACE.is_over(state):
             request = PALACE.chance_request(state)
             if request is not None:
@@ -51,10 +64,11 @@ def _misfits(reading: Reading, cards: list[Card]) -> int:
 
 
 def test_the_reading_never_rules_out_a_card_the_player_holds():
-    """Given 120 matches of ``basic`` play, when the searcher's seat reads the turn before its own, then
-    at most ``fresh`` of that player's hidden hand cards have an excluded rank; and it reads often."""
+    """Given 120 matches of ``basic`` play under four rules variants, when the searcher's seat reads the
+    turn before its own, then at most ``fresh`` of that player's hidden hand cards have an excluded rank;
+    and it reads often."""
     turns = read = 0
-    for state, _view, reading in _turns(120, seed=1):
+    for state, _view, reading in _turns(120, seed=1, variants=OPTIONS):
         turns += 1
         if reading is None:
             continue
