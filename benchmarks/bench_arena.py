@@ -9,7 +9,8 @@ Run from the repository root, niced (the machine is shared), for example::
 
 ``--bots`` is the line-up, one bot a seat; game ``i`` rotates it by ``i`` seats, so every bot sits in every
 seat equally often. Bots: ``random``, ``basic``, ``search`` (``games.engine.bots.search.SearchBot``),
-``flat`` (the flat Monte Carlo baseline: the same rollouts and budget, each candidate in turn) and, in
+``flat`` (the flat Monte Carlo baseline: the same budget, each candidate in turn; in Palace with plain
+rollouts, ``shedding_search.plain_rules``: uniform deals, ``basic`` with random moves to the end) and, in
 Palace Poker, ``heuristic`` (``games.engine.bots.poker_heuristic``). The search bots stop at
 ``--iterations`` rollouts or ``--seconds`` a decision (0: no clock, so the run is reproducible from its
 seed), whichever comes first.
@@ -43,7 +44,7 @@ from games.engine.bots.poker_search import PokerSearchRules
 from games.engine.bots.random_bot import RandomBot
 from games.engine.bots.search import FlatMonteCarloBot, SearchBot, shuffled, to_action
 from games.engine.bots.shedding_basic import ShedBasicBot
-from games.engine.bots.shedding_search import ShedSearchRules
+from games.engine.bots.shedding_search import ShedSearchRules, plain_rules
 from games.engine.protocol import Action
 from games.engine.registry import get_game
 
@@ -65,7 +66,7 @@ def make_bot(kind: str, name: str, *, seconds: float | None, iterations: int) ->
     if name == "heuristic" and poker:
         return PointsHeuristicBot()
     if name in ("search", "flat"):
-        rules = PokerSearchRules() if poker else ShedSearchRules()
+        rules = PokerSearchRules() if poker else (ShedSearchRules() if name == "search" else plain_rules())
         cls = SearchBot if name == "search" else FlatMonteCarloBot
         return cls(rules, seconds=seconds, iterations=iterations)
     raise SystemExit(f"no bot {name!r} for {kind!r}")

@@ -7,9 +7,12 @@ pack (``pack(decks)`` less all of that) dealt at random to what nobody at the ta
 hands' unknown cards, every face-down card (the seat's own too: palace-shedding-a.txt ¶13.2) and the
 stock, each zone at the size the view shows.
 
-What the view does not carry is not modelled: who could not beat the pile when he picked it up, and
-another seat's pending out-of-turn redraw (the view hides it: ``view.visible_to_act``). In the rollout
-the seat's own hand is public to nobody (its ``hand_public`` is left empty).
+The hidden hand of the player who acted just before the seat is dealt as his last turn reads
+(``shedding_reading``: the top of the pile or his pick-up, read as ``basic`` plays). The rest of
+what the view does not carry is not modelled: older turns, and another seat's pending out-of-turn
+redraw (the view hides it: ``view.visible_to_act``). In the rollout the seat's own hand is public to
+nobody (its ``hand_public`` is left empty). Once the stock is empty the rollouts play without random
+moves (``ENDGAME_EPSILON``).
 
 Candidates on turn: each playable rank with all its cards, and with one card when there are more; the
 pick-up and the blind flip when legal. Out of turn: each offered play with all its cards. In the
@@ -30,6 +33,7 @@ from games.engine.bots.base import ActionJSON, Bot, RandomSource
 from games.engine.bots.random_bot import RandomBot
 from games.engine.bots.search import MAX_ROLLOUT_STEPS, shuffled, to_action
 from games.engine.bots.shedding_basic import BURN_PILE, TEN, TWO, ShedBasicBot
+from games.engine.bots.shedding_reading import deal_read_hand, read_last_turn
 from games.engine.cards import Card
 from games.engine.errors import EngineCode, EngineError
 from games.engine.protocol import Action, Game, LegalAction
@@ -44,6 +48,13 @@ ROLLOUT_EPSILON = 0.1
 """Rollout decisions taken at random instead of by ``basic``: ``basic`` is deterministic, so without some
 randomness every rollout from one deal would be the same game. Measured against ``basic`` at 60 rollouts a
 decision (benchmarks/README.md, "Arena"): 0.1 won 73.8% of 210 games, 0 won 72.5% of 273 (no difference)."""
+
+ENDGAME_EPSILON = 0.0
+"""The share of random rollout moves once the stock is empty: ``basic`` is deterministic, so a rollout
+without them models the other seats as ``basic`` exactly, and from one deal every candidate is compared
+on the same game move for move. Measured on 150 positions of heads-up ``basic`` play with the stock
+empty, each played to the end by the search (150 ms of CPU a decision) against ``basic``: 0 won 115,
+0.1 won 110 (6 won that 0.1 lost, 1 the other way; benchmarks/README.md, "The bot arena")."""
 
 FIRST_WEIGHT = 0.7
 """The share of the reward that going out first earns (the rest is linear in the place): the arena counts
@@ -65,9 +76,18 @@ class ShedSearchRules:
 
     game: Game = PALACE
 
-    def __init__(self, *, epsilon: float = ROLLOUT_EPSILON, first_out_horizon: bool = FIRST_OUT_HORIZON) -> None:
+    def __init__(
+        self,
+        *,
+        epsilon: float = ROLLOUT_EPSILON,
+        first_out_horizon: bool = FIRST_OUT_HORIZON,
+        reading: bool = True,
+        endgame_epsilon: float = ENDGAME_EPSILON,
+    ) -> None:
         self.policy: Bot = ShedBasicBot()
         self.epsilon = epsilon
+        self.endgame_epsilon = endgame_epsilon
+        self.reading = reading
         self.anchor_z: float | None = None
         self.first_out_horizon = first_out_horizon
 
@@ -103,11 +123,14 @@ class ShedSearchRules:
             known.update(hand)
             known.update(Card.parse(code) for code in row["face_up"])
         hidden = shuffled(list((Counter(pack(options.decks)) - known).elements()), rng)
+        unknown = [0 if row["seat"] == me else row["hand_size"] - len(public[row["seat"]]) for row in rows]
+        read = self._read_hand(view, hidden, unknown, rng)
         hands, face_down = [], []
         for row in rows:
-            unknown = row["hand_size"] - len(public[row["seat"]]) if row["seat"] != me else 0
-            mine = [Card.parse(code) for code in row["hand"]] if row["seat"] == me else public[row["seat"]]
-            hands.append(tuple(sort_cards([*mine, *(hidden.pop() for _ in range(unknown))])))
+            seat = row["seat"]
+            mine = [Card.parse(code) for code in row["hand"]] if seat == me else public[seat]
+            dealt = read[1] if read is not None and read[0] == seat else [hidden.pop() for _ in range(unknown[seat])]
+            hands.append(tuple(sort_cards([*mine, *dealt])))
             down: list[Card | None] = [None] * 3
             for entry in row["face_down"]:
                 down[entry["position"]] = hidden.pop()
@@ -137,6 +160,17 @@ class ShedSearchRules:
             resigned=tuple(row["seat"] for row in rows if row["resigned"]),
         )
 
+    def _read_hand(
+        self, view: Mapping[str, Any], hidden: list[Card], unknown: list[int], rng: RandomSource
+    ) -> tuple[int, list[Card]] | None:
+        """The hidden hand of the seat before the viewer dealt first, by ``shedding_reading`` (taken out
+        of ``hidden``), or ``None``: reading off, nothing read, or too few cards fit."""
+        reading = read_last_turn(view) if self.reading else None
+        if reading is None:
+            return None
+        dealt = deal_read_hand(reading, hidden, unknown[reading.seat], rng)
+        return None if dealt is None else (reading.seat, dealt)
+
     def at_horizon(self, root: ShedState, state: ShedState) -> bool:
         return self.game.is_over(state)
 
@@ -145,8 +179,9 @@ class ShedSearchRules:
         seat's policy reads only what ``ShedBasicBot`` and ``RandomBot`` read of a view (its legal actions,
         the seat on turn, the pile); ``ShedBasicBot``'s decisions are taken by ``basic_action`` on the
         engine's own legal entries (the same decisions without a card's text and back: profiled, the
-        parsing was the largest single cost of a rollout). Returns the simulation's draft, which reads
-        like a ``ShedState``."""
+        parsing was the largest single cost of a rollout). Random moves: ``epsilon`` while the stock
+        lasts, ``endgame_epsilon`` after. Returns the simulation's draft, which reads like a
+        ``ShedState``."""
         sim = PALACE.simulation(state)
         t = sim.t
         native = isinstance(self.policy, ShedBasicBot)
@@ -160,7 +195,8 @@ class ShedSearchRules:
             to_act = seats_to_act(t)
             seat = to_act[0] if len(to_act) == 1 else rng.choice(to_act)
             legal = legal_actions(t, seat)
-            randomly = bool(self.epsilon) and rng.random() < self.epsilon
+            epsilon = self.epsilon if t.stock else self.endgame_epsilon
+            randomly = bool(epsilon) and rng.random() < epsilon
             if native and not randomly:
                 sim.play(basic_action(legal, seat, t.turn, len(t.pile)))
                 continue
@@ -170,13 +206,19 @@ class ShedSearchRules:
             sim.play(to_action(seat, bot.choose(view, rng)))
         return t
 
-    def reward(self, root: ShedState, state: Any, seat: int) -> float:
+    def reward(self, root: Any, state: Any, seat: int) -> float:
         """``FIRST_WEIGHT`` for going out first plus the rest by place, linear ((seats - place) /
         (seats - 1)); 0.5 for a rollout cut short. Heads-up that is 1 for a win, 0 for a loss."""
         if not state.order:
             return 0.5
         place = state.order.index(seat)
         return FIRST_WEIGHT * (place == 0) + (1 - FIRST_WEIGHT) * (state.seats - 1 - place) / (state.seats - 1)
+
+
+def plain_rules() -> ShedSearchRules:
+    """The model of plain flat Monte Carlo, the arena's ``flat`` baseline: uniform deals (no reading),
+    ``basic`` with ``ROLLOUT_EPSILON`` random moves for every seat to the end, the stock empty or not."""
+    return ShedSearchRules(reading=False, endgame_epsilon=ROLLOUT_EPSILON)
 
 
 def _redraw_entry(view: Mapping[str, Any], options: ShedOptions) -> Mapping[str, Any] | None:
