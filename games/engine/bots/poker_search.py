@@ -33,7 +33,7 @@ from typing import Any
 from games.engine.bots.base import ActionJSON, Bot, RandomSource, acting_seat, legal_by_type
 from games.engine.bots.poker_basic import PokerBasicBot
 from games.engine.bots.poker_inference import accepts, read_opponent
-from games.engine.bots.poker_match import chips_match_value, points_match_value
+from games.engine.bots.poker_match import HAND_POINTS, chips_match_value, points_match_value
 from games.engine.bots.search import rollout, shuffled
 from games.engine.cards import FULL_DECK, Card
 from games.engine.errors import EngineCode, EngineError
@@ -51,6 +51,8 @@ ANCHOR_Z = 1.0
 """The ``basic`` bot's action (candidate 0) stands unless another's paired gain over it is this many
 standard errors above 0 (``search.Tally.beats_anchor``): the differences between candidates are small
 against the noise of a few dozen rollouts each."""
+MIN_SWING = 0.01
+"""The least swing of a hand that a match reward is scaled by (a match all but decided either way)."""
 MAX_DRAWS = 12
 """Deals tried per determinization before the reading of the opponent is given up."""
 
@@ -148,7 +150,7 @@ class PokerSearchRules:
     def reward(self, root: PokerState, state: PokerState, seat: int) -> float:
         """See the module docstring."""
         if self.match_aware and sum(root.in_match) == 2:
-            value = _match_value(root, state, seat)
+            value = _match_reward(root, state, seat)
             if value is not None:
                 return value
         if root.options.points:
@@ -159,20 +161,34 @@ class PokerSearchRules:
         return 0.5 + won / (MONEY_SCALE_BIG_BETS * root.options.big_bet)
 
 
-def _match_value(root: PokerState, state: PokerState, seat: int) -> float | None:
+def _match_reward(root: PokerState, state: PokerState, seat: int) -> float | None:
     """Heads-up, the chance that ``seat`` wins the match from ``state`` (the hand over), by
-    ``poker_match``; ``None`` for a match to the last chip that goes on."""
-    if state.phase == FINISHED:
-        winners = state.winners
-        return (1.0 / len(winners)) if seat in winners else 0.0
-    other = next(other for other in range(root.seats) if other != seat and root.in_match[other])
-    options = root.options
-    if options.points:
-        return points_match_value(state.scores[seat], state.scores[other], options.target_points)
-    if options.max_hands is None:
+    ``poker_match``, on the scale of the hand's own reward: 0.5 + (that chance less the one at the root's
+    midpoint) / the swing of a hand at the root (a hand won or lost under ``points``, 10 big bets either
+    way with money), so that the search's elimination (``search.DROP_C``) keeps its meaning, within [0, 1]
+    (the scale a review reports); ``None`` for a match to the last chip that goes on."""
+    options, hands = root.options, root.options.max_hands
+    if not options.points and hands is None:
         return None
-    lead = state.stacks[seat] - state.stacks[other]
-    return chips_match_value(lead, options.max_hands - root.hand_number, options.small_bet)
+    left = 0 if hands is None else hands - root.hand_number
+    other = next(other for other in range(root.seats) if other != seat and root.in_match[other])
+    if options.points:
+        mine, theirs, target = root.scores[seat], root.scores[other], options.target_points
+        won = points_match_value(mine + HAND_POINTS, theirs, target)
+        lost = points_match_value(mine, theirs + HAND_POINTS, target)
+    else:
+        lead = root.stacks[seat] - root.stacks[other]
+        swing = MONEY_SCALE_BIG_BETS // 2 * options.big_bet
+        won = chips_match_value(lead + swing, left, options.small_bet)
+        lost = chips_match_value(lead - swing, left, options.small_bet)
+    if state.phase == FINISHED:
+        value = (1.0 / len(state.winners)) if seat in state.winners else 0.0
+    elif options.points:
+        value = points_match_value(state.scores[seat], state.scores[other], options.target_points)
+    else:
+        lead = state.stacks[seat] - state.stacks[other]
+        value = chips_match_value(lead, left, options.small_bet)
+    return min(1.0, max(0.0, 0.5 + (value - (won + lost) / 2) / max(won - lost, MIN_SWING)))
 
 
 def _fold_scores_less(view: Mapping[str, Any]) -> bool:
