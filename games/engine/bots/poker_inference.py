@@ -41,9 +41,8 @@ from games.engine.bots.poker_basic import (
     RAISE_RATE,
     RAISE_RATE_PER_RAISE,
 )
-from games.engine.bots.poker_reading import Player, Table, beat_rate, samples_per_opponent, soldiers_to_discard
+from games.engine.bots.poker_reading import Player, Table, beat_rate, samples_per_opponent
 from games.engine.cards import FULL_DECK, Card
-from games.engine.poker.options import MAX_SOLDIERS
 from games.engine.poker.state import BATTLE, TURN, PokerState
 
 LEAK = 0.05
@@ -71,10 +70,6 @@ class Reading:
 
     seat: int
     constraints: tuple[Constraint, ...]
-    keeps: tuple[Card, ...] = ()
-    """His soldiers, every one of which ``basic`` keeps: it lets the useless ones go in each discard step
-    and on a turn with nothing better to do (``poker_reading.soldiers_to_discard``), and whether a soldier
-    is useless depends on his own cards and the banners' suits only."""
 
 
 def read_opponent(view: Mapping[str, Any], me: int) -> Reading | None:
@@ -90,9 +85,9 @@ def read_opponent(view: Mapping[str, Any], me: int) -> Reading | None:
         if battle["raises"] == 0:
             if battle["attacker"] != row["seat"]:
                 return None
-            return Reading(row["seat"], (Constraint(ATTACK_RATE, 1.01, his),), his)
+            return Reading(row["seat"], (Constraint(ATTACK_RATE, 1.01, his),))
         low = RAISE_RATE + RAISE_RATE_PER_RAISE * (battle["raises"] - 1)
-        return Reading(row["seat"], (Constraint(low, 1.01, his),), his)
+        return Reading(row["seat"], (Constraint(low, 1.01, his),))
     if view["step"] != TURN or battle is not None or _first_turn(view, me):
         return None
     threshold = POINTS_ATTACK_RATE if view["options"].get("points") else ATTACK_RATE
@@ -103,7 +98,6 @@ def read_opponent(view: Mapping[str, Any], me: int) -> Reading | None:
             Constraint(0.0, threshold, his[:-1], attack=True),
             Constraint(0.0, threshold, (), first_mine, attack=True),
         ),
-        his,
     )
 
 
@@ -123,9 +117,6 @@ def accepts(reading: Reading | None, state: PokerState, me: int, rng: RandomSour
     deal survives with chance ``LEAK`` (checked in turn, so a rejected deal costs no more reckoning)."""
     if reading is None:
         return True
-    if reading.keeps and soldiers_to_discard(_table(state, reading.seat, me), at_least=0, keep_at_most=MAX_SOLDIERS):
-        if rng.random() >= LEAK:
-            return False
     for constraint in reading.constraints:
         if not _meets(constraint, state, reading.seat, me) and rng.random() >= LEAK:
             return False
@@ -153,20 +144,6 @@ def battle_rate(
     """``seat``'s estimate (``poker_reading.beat_rate``, as ``basic`` reckons it) of winning a battle
     against ``against``, from his own cards in ``state`` and ``against``'s face-up cards; ``his`` and
     ``mine``: the soldiers of ``seat`` and of ``against`` to reckon with (``None``: those in ``state``)."""
-    table = _table(state, seat, against, his=his, mine=mine)
-    return beat_rate(table, table.opponents[0], battle=True, samples=samples_per_opponent(1))
-
-
-def _table(
-    state: PokerState,
-    seat: int,
-    against: int,
-    *,
-    his: tuple[Card, ...] | None = None,
-    mine: tuple[Card, ...] | None = None,
-) -> Table:
-    """``seat``'s reading (``poker_reading.Table``) of ``state`` heads-up against ``against``, with the
-    soldiers ``his`` and ``mine`` in place of theirs (``None``: those in ``state``)."""
     soldiers = list(state.soldiers)
     if his is not None:
         soldiers[seat] = his
@@ -178,10 +155,12 @@ def _table(
         face_up.update(cards)
     own = state.palace[seat]
     unseen = tuple(card for card in FULL_DECK if card not in face_up and card not in own)
-    return Table(
-        me=_player(state, seat, soldiers[seat], known_palace=own),
+    me = _player(state, seat, soldiers[seat], known_palace=own)
+    them = _player(state, against, soldiers[against], known_palace=())
+    table = Table(
+        me=me,
         palace=own,
-        opponents=(_player(state, against, soldiers[against], known_palace=()),),
+        opponents=(them,),
         unseen=unseen,
         pot=state.pot,
         small_bet=state.options.small_bet,
@@ -190,6 +169,7 @@ def _table(
         wild=state.options.kings_in_the_house,
         points=state.options.points,
     )
+    return beat_rate(table, them, battle=True, samples=samples_per_opponent(1))
 
 
 def _player(state: PokerState, seat: int, soldiers: tuple[Card, ...], *, known_palace: tuple[Card, ...]) -> Player:
