@@ -1,22 +1,30 @@
-"""What an opponent's last decision says about his hidden palace cards, for the Palace Poker search.
+"""What an opponent's decisions say about his hidden palace cards, for the Palace Poker search.
 
-A view carries no history, but heads-up one fact about the opponent's last decision can be read from
-it (palace-poker.txt, "Bet (or battle)", "Raise", "Stay"):
+A view carries no history, but heads-up a few facts about the opponent's decisions in this hand can be
+read from it (palace-poker.txt, "Bet (or battle)", "Raise", "Stay", "Winning the Pot"): a battle
+between the last two ends the hand when it is decided, so while the hand goes on nobody has attacked
+yet, and
 
 * on the seat's turn, unless it is the hand's first (the seat is first to act and nothing has been
-  bought yet), the opponent had a turn and did not attack: a battle between the last two ends the hand
-  when it is decided;
+  bought yet), the opponent had at least one turn, his first among them, and attacked on none;
 * answering a battle with no raise yet, the opponent attacked; after a raise, he made it.
 
 The search's opponent model is the ``basic`` policy (``games.engine.bots.poker_basic``): it attacks when
-it wins the battle ``ATTACK_RATE`` of the time (``POINTS_ATTACK_RATE`` under ``points``) and raises from
-``RAISE_RATE``. ``Reading`` is that fact as a range of the opponent's battle rate against the seat, the
-rate he would have reckoned from his own cards and what the seat shows (the seat's palace cards
-unknown to him); ``likelihood`` weighs one determinized deal by it: 1 inside the range, ``LEAK``
-outside (other players bluff and slow-play; a hard cut would trust the model too far).
+it wins the battle ``ATTACK_RATE`` of the time (``POINTS_ATTACK_RATE`` under ``points``; more sure,
+``ATTACK_RATE_COSTLY``, when the bet is above a third of its stack) and raises from ``RAISE_RATE``.
+Each fact is a ``Constraint``: a range of the opponent's battle rate against the seat, the rate he would
+have reckoned from his own cards and what the seat showed (the seat's palace cards unknown to him).
+Where the cards shown then are not all known now, the constraint is reckoned from a subset of his cards
+and a superset of the seat's (a rate no higher than his was), so that a true deal never breaks it:
 
-What this leaves out: the opponent's soldiers when he decided may differ from now (a buy follows the
-attack check), and at a table of three or more nothing is read.
+* his last turn without an attack: his soldiers less the last (he may have bought it after deciding),
+  the seat's soldiers now (it has not acted since);
+* his first turn: no soldiers of his; the seat's banner alone if he was first to act, else its
+  soldiers now.
+
+``accepts`` keeps a determinized deal that breaks none, and one that breaks some with chance ``LEAK``
+per broken one (other players bluff and slow-play; a hard cut would trust the model too far). At a table of three
+or more nothing is read.
 """
 
 from __future__ import annotations
@@ -25,25 +33,43 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from games.engine.bots.poker_basic import ATTACK_RATE, POINTS_ATTACK_RATE, RAISE_RATE, RAISE_RATE_PER_RAISE
-from games.engine.bots.poker_reading import Player, Table, beat_rate
+from games.engine.bots.base import RandomSource
+from games.engine.bots.poker_basic import (
+    ATTACK_RATE,
+    ATTACK_RATE_COSTLY,
+    POINTS_ATTACK_RATE,
+    RAISE_RATE,
+    RAISE_RATE_PER_RAISE,
+)
+from games.engine.bots.poker_reading import Player, Table, beat_rate, samples_per_opponent
 from games.engine.cards import FULL_DECK, Card
 from games.engine.poker.state import BATTLE, TURN, PokerState
 
-LEAK = 0.15
-"""The weight of a deal that contradicts the reading (a bluff or a slow play)."""
-SAMPLES = 16
-"""Completions of the seat's own palace cards in the opponent's estimate."""
+LEAK = 0.05
+"""The weight of a deal for each constraint it breaks (a bluff, a slow play, another policy)."""
 PALACE_CARDS = 3
 
 
 @dataclass(frozen=True, slots=True)
-class Reading:
-    """The opponent at ``seat`` reckoned his battle rate against the viewer in ``[low, high)``."""
+class Constraint:
+    """The opponent reckoned his battle rate against the viewer in ``[low, high)`` with ``his``
+    soldiers and the viewer's ``mine`` (``None``: the viewer's soldiers now); ``attack``: the range's
+    upper end is the attack threshold, raised to ``ATTACK_RATE_COSTLY`` when his bet then was above a
+    third of his stack."""
 
-    seat: int
     low: float
     high: float
+    his: tuple[Card, ...]
+    mine: tuple[Card, ...] | None = None
+    attack: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What the view says of the opponent at ``seat``: each constraint his cards should meet."""
+
+    seat: int
+    constraints: tuple[Constraint, ...]
 
 
 def read_opponent(view: Mapping[str, Any], me: int) -> Reading | None:
@@ -52,15 +78,27 @@ def read_opponent(view: Mapping[str, Any], me: int) -> Reading | None:
     others = [row for row in view["seats"] if row["in_hand"] and row["seat"] != me]
     if len(others) != 1 or not others[0]["palace"] or others[0]["palace"][0] is not None:
         return None
-    opponent = others[0]["seat"]
+    row = others[0]
+    his = tuple(Card.parse(code) for code in row["soldiers"])
     battle = view["battle"]
     if view["step"] == BATTLE and battle is not None and battle["responder"] == me:
         if battle["raises"] == 0:
-            return Reading(opponent, ATTACK_RATE, 1.01) if battle["attacker"] == opponent else None
-        return Reading(opponent, RAISE_RATE + RAISE_RATE_PER_RAISE * (battle["raises"] - 1), 1.01)
+            if battle["attacker"] != row["seat"]:
+                return None
+            return Reading(row["seat"], (Constraint(ATTACK_RATE, 1.01, his),))
+        low = RAISE_RATE + RAISE_RATE_PER_RAISE * (battle["raises"] - 1)
+        return Reading(row["seat"], (Constraint(low, 1.01, his),))
     if view["step"] != TURN or battle is not None or _first_turn(view, me):
         return None
-    return Reading(opponent, 0.0, POINTS_ATTACK_RATE if view["options"].get("points") else ATTACK_RATE)
+    threshold = POINTS_ATTACK_RATE if view["options"].get("points") else ATTACK_RATE
+    first_mine: tuple[Card, ...] | None = () if view["dealer"] == me else None
+    return Reading(
+        row["seat"],
+        (
+            Constraint(0.0, threshold, his[:-1], attack=True),
+            Constraint(0.0, threshold, (), first_mine, attack=True),
+        ),
+    )
 
 
 def _first_turn(view: Mapping[str, Any], me: int) -> bool:
@@ -73,26 +111,52 @@ def _first_turn(view: Mapping[str, Any], me: int) -> bool:
     return view["stock_size"] == len(FULL_DECK) - dealt
 
 
-def likelihood(reading: Reading | None, state: PokerState, me: int) -> float:
-    """How well the deal in ``state`` fits ``reading``: 1 when the opponent's battle rate against ``me``,
-    reckoned from his cards in ``state``, lies in the reading's range, else ``LEAK``."""
+def accepts(reading: Reading | None, state: PokerState, me: int, rng: RandomSource) -> bool:
+    """Whether to keep the deal in ``state`` (rejection sampling by ``reading``): for each constraint
+    that the opponent's battle rate against ``me``, reckoned from his cards in ``state``, breaks, the
+    deal survives with chance ``LEAK`` (checked in turn, so a rejected deal costs no more reckoning)."""
     if reading is None:
-        return 1.0
-    rate = battle_rate(state, reading.seat, me)
-    return 1.0 if reading.low <= rate < reading.high else LEAK
+        return True
+    for constraint in reading.constraints:
+        if not _meets(constraint, state, reading.seat, me) and rng.random() >= LEAK:
+            return False
+    return True
 
 
-def battle_rate(state: PokerState, seat: int, against: int) -> float:
+def _meets(constraint: Constraint, state: PokerState, seat: int, me: int) -> bool:
+    rate = battle_rate(state, seat, me, his=constraint.his, mine=constraint.mine)
+    high = constraint.high
+    options = state.options
+    if constraint.attack and not options.points:
+        if (len(constraint.his) + 1) * options.small_bet * 3 > state.stacks[seat]:
+            high = max(high, ATTACK_RATE_COSTLY)
+    return constraint.low <= rate < high
+
+
+def battle_rate(
+    state: PokerState,
+    seat: int,
+    against: int,
+    *,
+    his: tuple[Card, ...] | None = None,
+    mine: tuple[Card, ...] | None = None,
+) -> float:
     """``seat``'s estimate (``poker_reading.beat_rate``, as ``basic`` reckons it) of winning a battle
-    against ``against``, from his own cards in ``state`` and ``against``'s face-up cards."""
+    against ``against``, from his own cards in ``state`` and ``against``'s face-up cards; ``his`` and
+    ``mine``: the soldiers of ``seat`` and of ``against`` to reckon with (``None``: those in ``state``)."""
+    soldiers = list(state.soldiers)
+    if his is not None:
+        soldiers[seat] = his
+    if mine is not None:
+        soldiers[against] = mine
     face_up: set[Card] = set(state.set_aside)
     face_up.update(banner for banner in state.banners if banner is not None)
-    for soldiers in state.soldiers:
-        face_up.update(soldiers)
+    for cards in state.soldiers:
+        face_up.update(cards)
     own = state.palace[seat]
     unseen = tuple(card for card in FULL_DECK if card not in face_up and card not in own)
-    me = _player(state, seat, known_palace=own)
-    them = _player(state, against, known_palace=())
+    me = _player(state, seat, soldiers[seat], known_palace=own)
+    them = _player(state, against, soldiers[against], known_palace=())
     table = Table(
         me=me,
         palace=own,
@@ -105,12 +169,11 @@ def battle_rate(state: PokerState, seat: int, against: int) -> float:
         wild=state.options.kings_in_the_house,
         points=state.options.points,
     )
-    return beat_rate(table, them, battle=True, samples=SAMPLES)
+    return beat_rate(table, them, battle=True, samples=samples_per_opponent(1))
 
 
-def _player(state: PokerState, seat: int, *, known_palace: tuple[Card, ...]) -> Player:
+def _player(state: PokerState, seat: int, soldiers: tuple[Card, ...], *, known_palace: tuple[Card, ...]) -> Player:
     banner = state.banners[seat]
-    soldiers = state.soldiers[seat]
     if banner is None:
         raise ValueError(f"seat {seat} is not in the hand")
     return Player(

@@ -13,13 +13,16 @@ pile's size) count as unseen; a battle's uncalled raise is taken as what the res
 discard step after a won battle the turn is taken to be the winner's.
 
 Candidates: on a turn ``stay``, ``buy``, the ``basic`` bot's discard (if it has one), a bet against
-each target (the minimum; in no-limit also the pot), and ``fold`` only where staying is not offered; in
-a battle ``fold``, ``call`` and ``raise`` (the minimum; in no-limit also the pot); in a discard step the
+each target (the minimum; in no-limit also the pot), and ``fold`` where staying is not offered or,
+under ``points`` heads-up, where the other holds soldiers (he then scores 10 less them); in a battle
+``fold``, ``call`` and ``raise`` (the minimum; in no-limit also the pot); in a discard step the
 ``basic`` bot's choice, the fewest that the rules allow (the lowest ranks), and every soldier.
 
-The horizon is the end of the hand. The reward: chips won in the hand, 0.5 + chips / (20 big bets);
-under ``points`` (palace-poker.txt, "Palace Poker without money") 0.5 + (own points - the best other's
-points) / 20 for the hand.
+The horizon is the end of the hand. The reward, heads-up where the match's end is in sight (``points``,
+or money with ``max_hands``): the chance to win the match from the scores or stacks the hand leaves
+(``poker_match``). Otherwise: chips won in the hand, 0.5 + chips / (20 big bets); under ``points``
+(palace-poker.txt, "Palace Poker without money") 0.5 + (own points - the best other's points) / 20 for
+the hand.
 """
 
 from __future__ import annotations
@@ -29,13 +32,14 @@ from typing import Any
 
 from games.engine.bots.base import ActionJSON, Bot, RandomSource, acting_seat, legal_by_type
 from games.engine.bots.poker_basic import PokerBasicBot
-from games.engine.bots.poker_inference import likelihood, read_opponent
+from games.engine.bots.poker_inference import accepts, read_opponent
+from games.engine.bots.poker_match import HAND_POINTS, chips_match_value, points_match_value
 from games.engine.bots.search import rollout, shuffled
 from games.engine.cards import FULL_DECK, Card
 from games.engine.errors import EngineCode, EngineError
 from games.engine.poker import PALACE_POKER
 from games.engine.poker.options import PokerOptions
-from games.engine.poker.state import BATTLE, DISCARD, PLAY, Battle, PokerState
+from games.engine.poker.state import BATTLE, DISCARD, FINISHED, PLAY, Battle, PokerState
 from games.engine.protocol import Game
 
 ROLLOUT_EPSILON = 0.02
@@ -47,6 +51,8 @@ ANCHOR_Z = 1.0
 """The ``basic`` bot's action (candidate 0) stands unless another's paired gain over it is this many
 standard errors above 0 (``search.Tally.beats_anchor``): the differences between candidates are small
 against the noise of a few dozen rollouts each."""
+MIN_SWING = 0.01
+"""The least swing of a hand that a match reward is scaled by (a match all but decided either way)."""
 MAX_DRAWS = 12
 """Deals tried per determinization before the reading of the opponent is given up."""
 
@@ -56,10 +62,13 @@ class PokerSearchRules:
 
     game: Game = PALACE_POKER
 
-    def __init__(self, *, epsilon: float = ROLLOUT_EPSILON, anchor_z: float | None = ANCHOR_Z) -> None:
+    def __init__(
+        self, *, epsilon: float = ROLLOUT_EPSILON, anchor_z: float | None = ANCHOR_Z, match_aware: bool = True
+    ) -> None:
         self.policy: Bot = PokerBasicBot()
         self.epsilon = epsilon
         self.anchor_z = anchor_z
+        self.match_aware = match_aware
 
     def candidates(self, view: Mapping[str, Any], rng: RandomSource) -> list[ActionJSON]:
         acting_seat(view)
@@ -73,20 +82,19 @@ class PokerSearchRules:
         for kind in ("bet", "raise"):
             if kind in legal:
                 out += _sized(kind, legal[kind], view["pot"])
-        if "fold" in legal and ("stay" not in legal or view["battle"] is not None):
+        if "fold" in legal and ("stay" not in legal or view["battle"] is not None or _fold_scores_less(view)):
             out.append({"type": "fold"})
         return _distinct([basic, *out])
 
     def determinize(self, view: Mapping[str, Any], rng: RandomSource) -> PokerState:
         """A ``PokerState`` of the hand in play consistent with ``view`` (see the module docstring),
-        drawn by rejection: each deal is kept with its ``poker_inference.likelihood`` (what the
-        opponent's last decision says of his cards), at most ``MAX_DRAWS`` deals (then the last)."""
+        drawn by rejection: a deal is kept as ``poker_inference.accepts`` says (what the opponent's
+        decisions say of his cards), at most ``MAX_DRAWS`` deals (then the last)."""
         me = acting_seat(view)
         reading = read_opponent(view, me)
         for _ in range(MAX_DRAWS - 1):
             state = self._deal(view, me, rng)
-            weight = likelihood(reading, state, me)
-            if weight >= 1.0 or rng.random() < weight:
+            if accepts(reading, state, me, rng):
                 return state
         return self._deal(view, me, rng)
 
@@ -141,12 +149,54 @@ class PokerSearchRules:
 
     def reward(self, root: PokerState, state: PokerState, seat: int) -> float:
         """See the module docstring."""
+        if self.match_aware and sum(root.in_match) == 2:
+            value = _match_reward(root, state, seat)
+            if value is not None:
+                return value
         if root.options.points:
             gains = [after - before for before, after in zip(root.scores, state.scores, strict=True)]
             best_other = max(gain for other, gain in enumerate(gains) if other != seat)
             return 0.5 + (gains[seat] - best_other) / POINTS_SCALE
         won = state.stacks[seat] - root.stacks[seat]
         return 0.5 + won / (MONEY_SCALE_BIG_BETS * root.options.big_bet)
+
+
+def _match_reward(root: PokerState, state: PokerState, seat: int) -> float | None:
+    """Heads-up, the chance that ``seat`` wins the match from ``state`` (the hand over), by
+    ``poker_match``, on the scale of the hand's own reward: 0.5 + (that chance less the one at the root's
+    midpoint) / the swing of a hand at the root (a hand won or lost under ``points``, 10 big bets either
+    way with money), so that the search's elimination (``search.DROP_C``) keeps its meaning, within [0, 1]
+    (the scale a review reports); ``None`` for a match to the last chip that goes on."""
+    options, hands = root.options, root.options.max_hands
+    if not options.points and hands is None:
+        return None
+    left = 0 if hands is None else hands - root.hand_number
+    other = next(other for other in range(root.seats) if other != seat and root.in_match[other])
+    if options.points:
+        mine, theirs, target = root.scores[seat], root.scores[other], options.target_points
+        won = points_match_value(mine + HAND_POINTS, theirs, target)
+        lost = points_match_value(mine, theirs + HAND_POINTS, target)
+    else:
+        lead = root.stacks[seat] - root.stacks[other]
+        swing = MONEY_SCALE_BIG_BETS // 2 * options.big_bet
+        won = chips_match_value(lead + swing, left, options.small_bet)
+        lost = chips_match_value(lead - swing, left, options.small_bet)
+    if state.phase == FINISHED:
+        value = (1.0 / len(state.winners)) if seat in state.winners else 0.0
+    elif options.points:
+        value = points_match_value(state.scores[seat], state.scores[other], options.target_points)
+    else:
+        lead = state.stacks[seat] - state.stacks[other]
+        value = chips_match_value(lead, left, options.small_bet)
+    return min(1.0, max(0.0, 0.5 + (value - (won + lost) / 2) / max(won - lost, MIN_SWING)))
+
+
+def _fold_scores_less(view: Mapping[str, Any]) -> bool:
+    """Under ``points``, heads-up, whether folding on one's turn hands the other fewer than a battle's
+    10 points: he scores at once, 10 less the soldiers he holds, with no discard step before
+    (``ending.check_hand_over``; palace-poker.txt, "Palace Poker without money")."""
+    others = [row for row in view["seats"] if row["in_hand"] and row["seat"] not in view["to_act"]]
+    return bool(view["options"].get("points")) and len(others) == 1 and bool(others[0]["soldiers"])
 
 
 def _battle(raw: Mapping[str, Any]) -> Battle:
