@@ -44,7 +44,9 @@ _RNG = secrets.SystemRandom()
 class PositionReview:
     """The search's verdict on one decision: its ``best`` move (an action body), the estimated outcome of the move
     played and of its best on the search's [0, 1] scale (``Searchable.reward``: Palace, the finishing place, 1
-    first out; Palace Poker, 0.5 plus the hand's chips won in the bot's units), and the ``rollouts`` run."""
+    first out; Palace Poker, 0.5 plus the hand's chips won in the bot's units, or, heads-up where the match's end
+    is in sight (``points``, the last of ``max_hands``), the hand's worth to the chance of winning the match;
+    ``games.engine.bots.poker_match``), and the ``rollouts`` run."""
 
     best: ActionJSON
     played_score: float
