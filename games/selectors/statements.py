@@ -20,8 +20,10 @@ from django.db import connection
 from games.models import Game, Seat
 
 TAIL_MAX = 100
-"""Log entries the statement reads at most for a remembered state (the 100 in ``GAME_SQL``); one further behind
-reads the latest snapshot."""
+"""Log entries a statement reads at most for a remembered state (the 100 in ``GAME_SQL`` and in
+``games.services.statements.LOCK_SQL``); one further behind reads the latest snapshot
+(``games.selectors.state.SNAPSHOT_EVERY`` apart)."""
+
 
 _User = get_user_model()
 _SEAT_FIELDS = ["id", "number", "player_id", "bot", "seed", "to_act", "due_since"]
@@ -46,9 +48,16 @@ def is_postgresql() -> bool:
     return connection.vendor == "postgresql"
 
 
-def _json(value: Any) -> Any:
-    # Django reads jsonb as text for JSONField to parse; json_agg's json may come parsed or not.
+def json_value(value: Any) -> Any:
+    """A JSON column of a raw statement as Python: Django reads jsonb as text for JSONField to parse, and
+    json_agg's json may come parsed or not."""
     return json.loads(value) if isinstance(value, str) else value
+
+
+def tail_payloads(game: Any) -> list[dict[str, Any]] | None:
+    """The ``tail`` column of a game read by a raw statement, as a list of payloads, or ``None``."""
+    tail = json_value(game.tail)
+    return None if tail is None else [json_value(payload) for payload in tail]
 
 
 def _from_db(model: Any, values: dict[str, Any]) -> Any:
@@ -76,11 +85,10 @@ def game_read(game_id: int, known: int | None) -> tuple[Game, list[dict[str, Any
     cache["creator"] = _user(game.creator_id, game.creator_name)
     cache["rematch"] = None if game.rematch_id is None else _from_db(Game, {"id": game.rematch_id})
     seats = []
-    for *values, name in sorted(_json(game.seats_json) or [], key=lambda row: row[1]):
+    for *values, name in sorted(json_value(game.seats_json) or [], key=lambda row: row[1]):
         seat = _from_db(Seat, {**dict(zip(_SEAT_FIELDS, values, strict=True)), "game_id": game.pk})
         seat._state.fields_cache["game"] = game
         seat._state.fields_cache["player"] = None if seat.player_id is None else _user(seat.player_id, name)
         seats.append(seat)
     game._seat_rows = seats  # type: ignore[attr-defined]
-    tail = _json(game.tail)
-    return game, None if tail is None else [_json(payload) for payload in tail]
+    return game, tail_payloads(game)

@@ -20,6 +20,7 @@ from games.engine.protocol import Event as EngineEvent
 from games.models import Event, Game, GameStatus, Seat, Snapshot
 from games.selectors.due import deadline_after, since_after
 from games.selectors.state import SNAPSHOT_EVERY, catch_up, engine_of, remember_state, remembered_version
+from games.selectors.statements import is_postgresql
 from games.services import statements
 from games.services.finish_hooks import game_finished
 from games.services.scheduling import after_commit, announce_after_commit
@@ -117,7 +118,7 @@ def game_lock(game_id: int) -> Game | None:
     On PostgreSQL the same statement reads the log entries this process's remembered state of the game lacks
     (``games.services.statements.lock_read``), so ``game_state`` then reads nothing.
     """
-    if statements.is_postgresql():
+    if is_postgresql():
         known = remembered_version(game_id)
         found = statements.lock_read(game_id, known)
         if found is None:
@@ -198,7 +199,7 @@ def _write(
     humans_due = any(not bot for number, bot in seat_bots(game).items() if number in since)
     seats = _seats_change(to_act=to_act, acting_before=acting_before, since=since, due_before=due_before)
     game.status = GameStatus.FINISHED if over else GameStatus.ACTIVE
-    if statements.is_postgresql():
+    if is_postgresql():
         now = timezone.now()
         game.deadline = deadline_after(now, game.turn_timeout) if humans_due else None
         game.version = rows[-1].seq if rows else game.version

@@ -23,10 +23,7 @@ from typing import Any
 from django.db import connection
 
 from games.models import Event, Game
-
-TAIL_MAX = 100
-"""Log entries the lock's statement reads at most for a remembered state (the 100 in ``LOCK_SQL``); a state further
-behind is read from the latest snapshot instead (``games.selectors.state.SNAPSHOT_EVERY`` apart)."""
+from games.selectors.statements import json_value, tail_payloads
 
 # The tables are Game's, Seat's and Event's (tests/games/api/test_games_queries.py runs these statements).
 LOCK_SQL = """
@@ -62,16 +59,6 @@ WRITE_SQL = """WITH inserted AS (
 ) SELECT seq, id FROM inserted"""
 
 
-def is_postgresql() -> bool:
-    """Whether the default database is PostgreSQL, where these statements run."""
-    return connection.vendor == "postgresql"
-
-
-def _json(value: Any) -> Any:
-    # Django reads jsonb as text for JSONField to parse; json_agg's json may come parsed or not.
-    return json.loads(value) if isinstance(value, str) else value
-
-
 def lock_read(game_id: int, known: int | None) -> tuple[Game, list[dict[str, Any]] | None] | None:
     """The game ``game_id`` with its row locked until the caller's transaction ends, or ``None`` if there is none.
 
@@ -79,18 +66,17 @@ def lock_read(game_id: int, known: int | None) -> tuple[Game, list[dict[str, Any
     ``_seeds`` (``{number: Seat.seed}``, for ``games.services.log._shuffle_for``).
     ``known``: the version of the state this process remembers of the game (``None``: none); returned beside the
     game: the payloads of the entries after ``known`` up to the game's version, in order, or ``None`` when there
-    is no such stretch or it is longer than ``TAIL_MAX``.
+    is no such stretch or it is longer than ``games.selectors.statements.TAIL_MAX``.
     """
     params = {"game": game_id, "known": -1 if known is None else known}
     found = list(Game.objects.raw(LOCK_SQL, params))
     if not found:
         return None
     game = found[0]
-    seats = _json(game.seats_json) or []
+    seats = json_value(game.seats_json) or []
     game._seats = {number: (player_id, bot) for number, player_id, bot, _ in sorted(seats)}  # type: ignore[attr-defined]
     game._seeds = {number: seed for number, _, _, seed in seats}  # type: ignore[attr-defined]
-    tail = _json(game.tail)
-    return game, None if tail is None else [_json(payload) for payload in tail]
+    return game, tail_payloads(game)
 
 
 def write_append(
