@@ -24,6 +24,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -43,6 +44,7 @@ from games.selectors.due import decisions_after
 from games.selectors.home import my_game_row, my_games
 from games.selectors.read_models import game_detail, game_get, my_turns
 from games.selectors.state import state_at
+from games.services import log as log_service
 from games.services.actions import action_submit
 from games.services.games import game_create, seat_take
 from games.services.lifecycle import game_resign
@@ -316,6 +318,15 @@ def readers(monkeypatch, settings) -> None:
     settings.NOTIFICATION_GRACE_SECONDS = 0
     chance = random.Random("due-chance")
     monkeypatch.setattr("games.services.log.sample_shuffle", lambda request: sample_shuffle(request, chance))
+    # A deal's fair shuffle derives from the game's master seed and its id: a seeded master and one id for
+    # every game, so that the seeded deals do not depend on the system's draws or the database's sequences.
+    masters = random.Random("due-masters")
+    monkeypatch.setattr("games.services.games.secrets", SimpleNamespace(token_hex=lambda n: masters.randbytes(n).hex()))
+    fair = log_service.fair_shuffle
+    monkeypatch.setattr(
+        "games.services.log.fair_shuffle",
+        lambda request, *, game, players, master: fair(request, game="due", players=players, master=master),
+    )
     monkeypatch.setattr("games.services.turns._RNG", random.Random("due-bots"))
 
 
