@@ -66,6 +66,8 @@ PARTS: dict[str, tuple[str, str]] = {
     "database driver (psycopg execute)": ("psycopg/cursor.py", "execute"),
     "rules engine (games.engine, own time)": ("games/engine/", ""),
     "rendering (DRF's JSON renderer)": ("rest_framework/renderers.py", "render"),
+    "view versions read (the cache)": ("games/selectors/versions.py", "_token"),
+    "view versions renewed (the cache)": ("games/services/versions.py", "views_changed"),
 }
 """A part of the path: the cumulative time of the function ``name`` of a file whose path contains the first
 string; with no name, the own time of every function in those files. Parts overlap (the driver's time is in the
@@ -137,6 +139,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--actions", type=int, default=300, help="actions timed, then as many profiled")
     parser.add_argument("--top", type=int, default=25, help="functions to list by own time")
     parser.add_argument("--dump", type=Path, help="also write the profile there (pstats' format)")
+    parser.add_argument(
+        "--cache",
+        choices=("redis", "local"),
+        default="redis",
+        help="the view versions' cache: on the broker's Redis, as docker-compose.yml ships it (default), or per process",
+    )
     args = parser.parse_args(argv)
     if not 10 <= args.actions <= 5000:
         parser.error("--actions: 10 to 5,000")
@@ -154,6 +162,8 @@ def run(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory() as tmp, fresh_database(admin_url, name):
         env = server_environment(with_database(admin_url, name, "conn_max_age=600"), "palace_api.settings", Path(tmp))
         env.update({"CELERY_BROKER_URL": broker_url, "STREAMS_REDIS_URL": broker_url})
+        if args.cache == "redis":
+            env["CACHE_URL"] = broker_url
         migrate(env)
         os.environ.update(env)
         import django

@@ -157,9 +157,14 @@ def read_cache(env: environ.Env) -> dict[str, Any]:
     a rate for the whole server rather than for each process.
     """
     url = env.str("CACHE_URL", default="") or "locmemcache://"
-    return env.cache_url_config(url)
+    config = env.cache_url_config(url)
+    if config["BACKEND"] == DJANGO_REDIS_BACKEND:
+        # Django's backend with one Redis client per process (palace_api/cache.py: Django ticket #35651).
+        config["BACKEND"] = "palace_api.cache.RedisCache"
+    return config
 
 
+DJANGO_REDIS_BACKEND = "django.core.cache.backends.redis.RedisCache"
 PER_PROCESS_CACHES = ("django.core.cache.backends.locmem.LocMemCache", "django.core.cache.backends.dummy.DummyCache")
 
 

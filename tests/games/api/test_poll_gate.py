@@ -31,7 +31,7 @@ def gate_redis(settings, isolated_cache):
     if not broker.startswith("redis://"):
         pytest.skip("the poll gate reads Redis: set CELERY_BROKER_URL to a Redis server (.ci/run does)")
     prefix = f"palace-test-{uuid.uuid4().hex[:12]}"
-    backend = "django.core.cache.backends.redis.RedisCache"
+    backend = "palace_api.cache.RedisCache"
     settings.CACHES = {"default": {"BACKEND": backend, "LOCATION": broker, "KEY_PREFIX": prefix}}
     settings.VIEW_VERSIONS_CACHE = "default"
     yield

@@ -61,7 +61,8 @@ def test_cache_defaults_to_the_per_process_memory_cache() -> None:
 
 def test_cache_url_names_redis() -> None:
     cache = read_cache(make_env({"CACHE_URL": "redis://127.0.0.1:6379/1"}))
-    assert cache == {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": "redis://127.0.0.1:6379/1"}
+    # Django's backend with one Redis client per process (palace_api/cache.py).
+    assert cache == {"BACKEND": "palace_api.cache.RedisCache", "LOCATION": "redis://127.0.0.1:6379/1"}
 
 
 def test_num_proxies_defaults_to_zero_so_x_forwarded_for_is_not_trusted() -> None:
