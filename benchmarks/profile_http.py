@@ -143,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
         "--cache",
         choices=("redis", "local"),
         default="redis",
-        help="the view versions' cache: on the broker's Redis, as docker-compose.yml ships it (default), or per process",
+        help="the view versions' cache: on the broker's Redis as docker-compose.yml ships it (default), or per process",
     )
     args = parser.parse_args(argv)
     if not 10 <= args.actions <= 5000:
