@@ -50,6 +50,10 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 POLL_PASS_SECONDS = 30
 """How long a token's poll pass lives after Django last authenticated it: the longest a revoked token still gets
 ``304``s from the gate, and the longest a poller goes without Django's full check."""
+PASS_RENEW_AFTER = POLL_PASS_SECONDS / 2
+"""Seconds a process leaves a pass it wrote before writing it again (``remember_poller``)."""
+PASSES_REMEMBERED = 100_000
+"""Passes a process remembers writing (``remember_poller``) before it forgets them all."""
 QUIET_AFTER_ERROR = 5.0
 REDIS_TIMEOUT = 2.0
 """Seconds to connect to Redis or wait for its answer; past them Django answers, and the gate rests."""
@@ -74,6 +78,9 @@ _HEADERS = [
 ]
 
 _UNSET = object()
+
+_passes_written: dict[tuple[str, str], tuple[str, float]] = {}
+"""(the cache's key prefix, a pass's key) -> (the mark written, when: ``time.monotonic()``), in this process."""
 
 _SERIALIZER = RedisSerializer()
 """How Django's Redis cache stores a value (a string pickled): the gate reads the values the cache wrote."""
@@ -103,15 +110,30 @@ def _bearer(header: bytes) -> bytes | None:
 def remember_poller(request: Request) -> None:
     """Give the caller's API token a poll pass for ``POLL_PASS_SECONDS``: called by the two views once DRF has
     authenticated the request. Nothing for a session (no token to tie the pass to) or without the gate's Redis;
-    a cache error is logged, never raised."""
+    a cache error is logged, never raised.
+
+    A process that wrote the same pass less than ``PASS_RENEW_AFTER`` seconds ago does not write it again (a
+    client that acts polls the game view before each move: a Redis round trip each time, for nothing). So a pass
+    lives at most ``POLL_PASS_SECONDS`` after a full check, as before, and at least ``POLL_PASS_SECONDS -
+    PASS_RENEW_AFTER`` after this process's last one; a pass the cache lost comes back within
+    ``PASS_RENEW_AFTER`` (Django answers the polls meanwhile)."""
     cache = _gate_cache()
     token = _bearer(get_authorization_header(request))
     if cache is None or token is None or not isinstance(request.successful_authenticator, TokenAuthentication):
         return
+    key, mark, now = pass_key(token), viewer_mark(request.user), time.monotonic()
+    memo = (cache.key_prefix, key)
+    written = _passes_written.get(memo)
+    if written is not None and written[0] == mark and now - written[1] < PASS_RENEW_AFTER:
+        return
     try:
-        cache.set(pass_key(token), viewer_mark(request.user), timeout=POLL_PASS_SECONDS)
+        cache.set(key, mark, timeout=POLL_PASS_SECONDS)
     except Exception:  # any cache or socket error: the answer stands, the next poll goes through Django
         logger.warning("poll gate: could not write a poll pass", exc_info=True)
+        return
+    if len(_passes_written) >= PASSES_REMEMBERED:
+        _passes_written.clear()  # rare, and only costs each token one more write
+    _passes_written[memo] = (mark, now)
 
 
 def _gate_cache() -> Any:

@@ -14,7 +14,8 @@ import pytest
 from django.core.cache import caches
 from rest_framework.test import APIClient
 
-from games.api.polls import POLL_PASS_SECONDS, PollGate, pass_key
+from games.api import polls
+from games.api.polls import PASS_RENEW_AFTER, POLL_PASS_SECONDS, PollGate, pass_key, viewer_mark
 from games.services.versions import views_changed
 from tests.games.api.table import create_table
 
@@ -113,6 +114,22 @@ def test_the_pass_lives_a_bounded_time(alice):
     cache = caches["default"]
     ttl = cache._cache.get_client().ttl(cache.make_key(pass_key(token.encode())))
     assert 0 < ttl <= POLL_PASS_SECONDS
+
+
+def test_a_pass_is_written_again_only_after_half_its_life(alice, monkeypatch):
+    """A client that acts GETs the game before each move: the process writes its pass once per
+    ``PASS_RENEW_AFTER``, not once a request."""
+    user, token, client = alice
+    key = pass_key(token.encode())
+    client.get(TURNS)
+    assert caches["default"].get(key) == viewer_mark(user)
+    caches["default"].delete(key)
+    client.get(TURNS)
+    assert caches["default"].get(key) is None, "written moments ago by this process: not written again"
+    later = polls.time.monotonic() + PASS_RENEW_AFTER
+    monkeypatch.setattr(polls.time, "monotonic", lambda: later)
+    client.get(TURNS)
+    assert caches["default"].get(key) == viewer_mark(user)
 
 
 def test_a_session_gets_no_pass(gate_redis, make_player):
