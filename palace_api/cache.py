@@ -20,9 +20,6 @@ from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
 from django.core.cache.backends.redis import RedisCacheClient
 from django.utils.functional import cached_property
 
-BACKEND = "palace_api.cache.RedisCache"
-"""The dotted path ``CACHES`` names for this backend."""
-
 _lock = threading.Lock()
 _clients: dict[tuple[Any, ...], SharedClient] = {}
 

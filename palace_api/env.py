@@ -150,6 +150,11 @@ def read_email(env: environ.Env) -> dict[str, Any]:
     return {key: value for key, value in config.items() if value not in (None, "")}
 
 
+DJANGO_REDIS_BACKEND = "django.core.cache.backends.redis.RedisCache"
+SHARED_CLIENT_REDIS_BACKEND = "palace_api.cache.RedisCache"
+"""Django's Redis backend on one client per process (palace_api/cache.py), which ``read_cache`` puts in its place."""
+
+
 def read_cache(env: environ.Env) -> dict[str, Any]:
     """CACHE_URL (``redis://127.0.0.1:6379/1``); a per-process in-memory cache if unset or empty.
 
@@ -160,11 +165,10 @@ def read_cache(env: environ.Env) -> dict[str, Any]:
     config = env.cache_url_config(url)
     if config["BACKEND"] == DJANGO_REDIS_BACKEND:
         # Django's backend with one Redis client per process (palace_api/cache.py: Django ticket #35651).
-        config["BACKEND"] = "palace_api.cache.RedisCache"
+        config["BACKEND"] = SHARED_CLIENT_REDIS_BACKEND
     return config
 
 
-DJANGO_REDIS_BACKEND = "django.core.cache.backends.redis.RedisCache"
 PER_PROCESS_CACHES = ("django.core.cache.backends.locmem.LocMemCache", "django.core.cache.backends.dummy.DummyCache")
 
 
