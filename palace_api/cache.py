@@ -3,7 +3,7 @@
 Django keeps a cache object per thread and, under ASGI, per request's context; each of its Redis cache objects
 makes its own connection pool. So under the shipped ASGI server every request opened a new TCP connection to
 Redis for its first cache call (the view versions, the poll pass) and built a new ``redis.Redis`` for each call:
-a quarter of a request's time in ``bench_http``'s profile of the server. This is Django ticket #35651, still open
+8-13% of the served process's samples under ``bench_http``. This is Django ticket #35651, still open
 for Django 5.2. ``RedisCache`` below is Django's, but every cache object of a process with the same servers and
 options shares one ``RedisCacheClient``, whose connection pools and ``redis.Redis`` objects live as long as the
 process (redis-py's clients and pools are safe to share between threads).
