@@ -188,7 +188,12 @@ def test_a_players_games_come_oldest_first_filtered_and_bounded(tmp_path) -> Non
         while (game := Game.objects.get(pk=game.pk)).status == "active":
             detail = game_detail(game_get(game.pk), human)
             if detail["legal_actions"]:
-                action_submit(user=human, game_id=game.pk, type=detail["legal_actions"][0]["type"])
+                # The first legal action in its smallest complete form: a discard step holding more soldiers
+                # than allowed must name some (min_cards), and a bet names a target.
+                entry = detail["legal_actions"][0]
+                cards = entry["cards"][: entry["min_cards"]] if entry.get("min_cards") else None
+                target = entry["targets"][0] if entry.get("targets") else None
+                action_submit(user=human, game_id=game.pk, type=entry["type"], cards=cards, target=target)
             else:
                 bot_move(game_id=game.pk, version=game.version)
         others.append(game)
