@@ -10,8 +10,9 @@ Run from the repository root, niced (the machine is shared), for example::
 ``--bots`` is the line-up, one bot a seat; game ``i`` rotates it by ``i`` seats, so every bot sits in every
 seat equally often. Bots: ``random``, ``basic``, ``search`` (``games.engine.bots.search.SearchBot``),
 ``flat`` (the flat Monte Carlo baseline: the same budget, each candidate in turn; in Palace with plain
-rollouts, ``shedding_search.plain_rules``: uniform deals, ``basic`` with random moves to the end) and, in
-Palace Poker, ``heuristic`` (``games.engine.bots.poker_heuristic``). The search bots stop at
+rollouts, ``shedding_search.plain_rules``: uniform deals, ``basic`` with random moves to the end), in Palace
+``own`` (the search's own rollout policy, ``shedding_search.own_action``, as a bot) and, in Palace Poker,
+``heuristic`` (``games.engine.bots.poker_heuristic``). The search bots stop at
 ``--iterations`` rollouts or ``--seconds`` a decision (0: no clock, so the run is reproducible from its
 seed), whichever comes first.
 
@@ -44,13 +45,16 @@ from games.engine.bots.poker_search import PokerSearchRules
 from games.engine.bots.random_bot import RandomBot
 from games.engine.bots.search import FlatMonteCarloBot, SearchBot, shuffled, to_action
 from games.engine.bots.shedding_basic import ShedBasicBot
-from games.engine.bots.shedding_search import ShedSearchRules, plain_rules
-from games.engine.protocol import Action
+from games.engine.bots.shedding_search import ShedSearchRules, own_action, plain_rules
+from games.engine.cards import parse_cards
+from games.engine.protocol import Action, LegalAction
 from games.engine.registry import get_game
 
 MAX_STEPS = 200_000
 MAX_JOBS = 2
 """The machine has 2 cores shared by several people: never more processes than that."""
+PROGRESS_SECONDS = 60
+"""A line on stderr at most this often while games finish (games done, seconds): a run takes up to an hour."""
 POKER_MONEY_OPTIONS = {"max_hands": 20}
 """A Palace Poker match with money in the arena: 20 hands (the most chips win); a match to the last chip
 between two ``basic`` bots runs about 300 hands."""
@@ -65,11 +69,39 @@ def make_bot(kind: str, name: str, *, seconds: float | None, iterations: int) ->
         return PokerBasicBot() if poker else ShedBasicBot()
     if name == "heuristic" and poker:
         return PointsHeuristicBot()
+    if name == "own" and not poker:
+        return OwnPolicyBot()
     if name in ("search", "flat"):
         rules = PokerSearchRules() if poker else (ShedSearchRules() if name == "search" else plain_rules())
         cls = SearchBot if name == "search" else FlatMonteCarloBot
         return cls(rules, seconds=seconds, iterations=iterations)
     raise SystemExit(f"no bot {name!r} for {kind!r}")
+
+
+class OwnPolicyBot(ShedBasicBot):
+    """Palace: ``ShedBasicBot`` in the setup, ``shedding_search.own_action`` in play (the searching seat's own
+    rollout decisions), so that ``--bots own,basic`` measures that policy against ``basic``'s."""
+
+    name = "own"
+
+    def choose(self, view: dict[str, Any], rng: Any) -> dict[str, Any]:
+        legal = view.get("legal_actions") or []
+        if view.get("phase") != "play" or not legal:
+            return super().choose(view, rng)
+        entries = [
+            LegalAction(
+                type=entry["type"],
+                cards=parse_cards(entry.get("cards", [])),
+                min_cards=entry.get("min_cards", 0),
+                max_cards=entry.get("max_cards", 0),
+            )
+            for entry in legal
+        ]
+        action = own_action(entries, view["viewer"], view["turn"], len(view["pile"]))
+        body: dict[str, Any] = {"type": action.type}
+        if action.cards:
+            body["cards"] = [card.code for card in action.cards]
+        return body
 
 
 def play_game(task: tuple[int, dict[str, Any]]) -> dict[str, Any]:
@@ -195,9 +227,13 @@ def main(argv: list[str] | None = None) -> int:
     results: list[dict[str, Any]] = []
     started = time.monotonic()
     context = multiprocessing.get_context("fork")
+    shown = started
     with context.Pool(jobs) as pool:
         for result in pool.imap_unordered(play_game, [(index, config) for index in range(args.games)]):
             results.append(result)
+            if time.monotonic() - shown >= PROGRESS_SECONDS:
+                shown = time.monotonic()
+                print(f"{len(results)} of {args.games} games, {shown - started:.0f} s", file=sys.stderr, flush=True)
             if time.monotonic() > deadline:
                 pool.terminate()
                 break

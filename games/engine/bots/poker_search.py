@@ -144,7 +144,8 @@ class PokerSearchRules:
     def at_horizon(self, root: PokerState, state: PokerState) -> bool:
         return state.phase != PLAY
 
-    def playout(self, root: PokerState, state: PokerState, rng: RandomSource) -> PokerState:
+    def playout(self, root: PokerState, state: PokerState, rng: RandomSource, seat: int | None = None) -> PokerState:
+        """``search.rollout``: every seat, the searcher's too, by the rollout policy."""
         return rollout(self, root, state, rng)
 
     def reward(self, root: PokerState, state: PokerState, seat: int) -> float:

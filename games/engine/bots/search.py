@@ -73,9 +73,10 @@ class Searchable(Protocol):
     def at_horizon(self, root: Any, state: Any) -> bool:
         """Whether the rollout from ``root`` may stop at ``state`` (the game over, or the hand over)."""
 
-    def playout(self, root: Any, state: Any, rng: RandomSource) -> Any:
+    def playout(self, root: Any, state: Any, rng: RandomSource, seat: int | None = None) -> Any:
         """The state a rollout from ``state`` ends in: ``rollout(self, root, state, rng)``, or a faster
-        equivalent on the game's own in-place simulation."""
+        equivalent on the game's own in-place simulation. ``seat``: the searching seat (``None``: not
+        told), for a game whose rollouts play that seat by a policy of its own."""
 
     def reward(self, root: Any, state: Any, seat: int) -> float:
         """The outcome at ``state`` for ``seat``, about [0, 1]; higher is better."""
@@ -208,7 +209,7 @@ class SearchBot:
 
     def _rollout(self, root: Any, action: Action, rng: RandomSource, seat: int) -> float:
         state, _ = self.rules.game.apply(root, action)
-        return self.rules.reward(root, self.rules.playout(root, state, rng), seat)
+        return self.rules.reward(root, self.rules.playout(root, state, rng, seat), seat)
 
 
 class Tally:

@@ -20,7 +20,7 @@ from games.engine.bots.poker_search import PokerSearchRules
 from games.engine.bots.random_bot import RandomBot
 from games.engine.bots.search import FlatMonteCarloBot, SearchBot, shuffled, to_action
 from games.engine.bots.shedding_basic import ShedBasicBot
-from games.engine.bots.shedding_search import ShedSearchRules, basic_action
+from games.engine.bots.shedding_search import HIGH_PLAIN, SMALL_PILE, ShedSearchRules, basic_action, own_action
 from games.engine.errors import EngineError
 from games.engine.poker import PALACE_POKER
 from games.engine.poker.state import PokerState
@@ -61,7 +61,7 @@ class _Shallow:
     def at_horizon(self, root, state):
         return True
 
-    def playout(self, root, state, rng):
+    def playout(self, root, state, rng, seat=None):
         return state
 
     def reward(self, root, state, seat):
@@ -214,6 +214,30 @@ def test_the_rollouts_native_basic_decides_as_the_basic_bot():
         assert native == to_action(seat, bot.choose(view, random.Random(0)))
         compared += 1
     assert compared > 1_000
+
+
+def test_the_searchers_own_rollout_policy_differs_from_basic_only_by_its_two_rules():
+    """Given random positions of Palace's play phase, when ``own_action`` (the searching seat's rollout
+    decisions) decides, then it takes ``basic_action``'s action but where its two rules say a two: a lowest
+    plain play of a queen or higher on a pile of at most two cards, or no plain play at all (then ``basic``
+    may play a ten); the two it plays is legal (the engine applies it)."""
+    differ = 0
+    for state, seat, _view in _decisions("palace", 3_000, seed=17):
+        if state.phase != PLAY:
+            continue
+        legal = legal_actions(state, seat)
+        own, basic = (
+            own_action(legal, seat, state.turn, len(state.pile)),
+            basic_action(legal, seat, state.turn, len(state.pile)),
+        )
+        if own == basic:
+            continue
+        differ += 1
+        plain = [entry.cards[0].rank for entry in legal if entry.type == "play" and entry.cards[0].rank not in (2, 10)]
+        assert seat == state.turn and own.type == "play" and [card.rank for card in own.cards] == [2]
+        assert not plain or (min(plain) >= HIGH_PLAIN and len(state.pile) <= SMALL_PILE)
+        PALACE.apply(state, own)
+    assert differ > 20
 
 
 class _CountingDeals(_Shallow):
