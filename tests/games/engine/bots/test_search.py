@@ -222,7 +222,7 @@ def test_the_searchers_own_rollout_policy_differs_from_basic_only_by_its_two_rul
     plain play of a queen or higher on a pile of at most two cards, or no plain play at all (then ``basic``
     may play a ten); the two it plays is legal (the engine applies it)."""
     differ = 0
-    for state, seat, _view in _decisions("palace", 3_000, seed=17):
+    for state, seat, _view in _decisions("palace", 1_000, seed=17):
         if state.phase != PLAY:
             continue
         legal = legal_actions(state, seat)
