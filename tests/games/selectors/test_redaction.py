@@ -50,7 +50,7 @@ BLOCKS = 10
 """The games of a kind run in this many tests, so that pytest-xdist spreads them over its workers."""
 MAX_DECISIONS = 3000
 EXPORT_EVERY = 8
-"""A running game's exports are audited after this many writes, then at gaps of an eighth of the writes so far
+"""A running game's exports are audited after this many writes, then at gaps of a quarter of the writes so far
 (each audit reads the whole log: audits at a fixed gap made long shedding games quadratic). An export's entries
 are compared whole at every audit, and a seed leaked in it stays there until its reveal, so a sparser audit
 still meets what a denser one would."""
@@ -225,6 +225,8 @@ class Audit:
         self.next_export = EXPORT_EVERY
         self.served: dict[tuple[object, int], dict] = {}
         """Each viewer's log entries as checked when written (an export must give the same)."""
+        self.views_now: dict[object, dict] = {}
+        """Each viewer's game view as checked after the last write: what the players decide from."""
         self.secrets: set[str] = {game.seed_master, game.seed_master_salt}
         """The server seeds and salts committed and not yet revealed: staff's alone. The match's master seed
         (games.engine.master_seed) is one from the start; no read audited here may show it (an export reveals
@@ -270,10 +272,11 @@ class Audit:
             self.check(actor, {**answer, "events": []}, "the action answer")
         game = game_get(self.game_id)
         for viewer, user in self.users.items():
-            self.check(viewer, game_detail(game, user), "the game view")
+            self.views_now[viewer] = game_detail(game, user)
+            self.check(viewer, self.views_now[viewer], "the game view")
         self.writes += 1
         if game.status == "active" and self.writes >= self.next_export:
-            self.next_export = self.writes + max(EXPORT_EVERY, self.writes // 8)
+            self.next_export = self.writes + max(EXPORT_EVERY, self.writes // 4)
             # Once the match is over and its seeds revealed, an export is the whole log (games.selectors.export).
             for viewer, user in self.users.items():
                 export = game_export(game, user)
@@ -309,7 +312,7 @@ def play_audited(kind: str, seed: int) -> Audit:
         game = Game.objects.get(pk=game.pk)
         if game.status != "active":
             return audit
-        detail = game_detail(game_get(game.pk), users[0])
+        detail = audit.views_now[0]  # the game is as the last write left it, read and checked then
         # A seat handed to the bot after its timeouts is the bot's from then on.
         humans = list(game.seats.filter(to_act=True, bot="").values_list("number", flat=True))
         if humans and rng.random() < RESIGN_RATE:
@@ -331,7 +334,7 @@ def play_audited(kind: str, seed: int) -> Audit:
                 audit.after_write()
                 continue
         seat = rng.choice(humans)
-        legal = game_detail(game_get(game.pk), users[seat])["legal_actions"]
+        legal = audit.views_now[seat]["legal_actions"]
         body = random_body(rng.choice(legal), rng)
         result = action_submit(user=users[seat], game_id=game.pk, expected_version=detail["version"], **body)
         audit.after_write(result.to_json(), seat)

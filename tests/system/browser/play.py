@@ -102,7 +102,7 @@ FIRST_SHOWN = "([version]) => Math.min(...Object.entries(window.__shownAt).filte
 def catch_up(page: Any, latest: Callable[[int], Latest], record: Record) -> Latest:
     """Wait (in the page, on its own events) until it shows the server's version; assert it showed it at most
     ``LAG_SECONDS`` after the server wrote it, and record the lag. Returns the server's side compared."""
-    now = latest(0)
+    now = latest(version(page))  # the entries after the page's version: a short read of the log's tail
     try:
         page.wait_for_function(SHOWS_AT_LEAST, arg=[now.version], timeout=MOVE_MS)
     except PlaywrightError as error:

@@ -99,11 +99,14 @@ class Api:
         def latest(before: int) -> Latest:
             game = self.client.get(f"games/{game_id}/").json()
             bots = {row["seat"] for row in game["seats"] if row["bot"]}
-            entries = self.client.get(f"games/{game_id}/events/", params={"after": max(0, before)}).json()
-            rows = entries["results"]
-            last = self.client.get(f"games/{game_id}/events/", params={"after": game["version"] - 1}).json()
-            at = datetime.fromisoformat(last["results"][-1]["created"].replace("Z", "+00:00")).timestamp()
-            answers = sum(1 for row in rows if row["actor"] in bots and row["seq"] <= game["version"])
+            # One read of the log's tail: the entries after ``before`` (a few: a decision and the bot's answers)
+            # end with the last one, whose time is the version's (entries written since come after it).
+            after = max(0, min(before, game["version"] - 1))
+            rows = self.client.get(f"games/{game_id}/events/", params={"after": after, "limit": 500}).json()["results"]
+            written = [row for row in rows if row["seq"] <= game["version"]]
+            assert written and written[-1]["seq"] == game["version"], "the log's tail did not reach the version"
+            at = datetime.fromisoformat(written[-1]["created"].replace("Z", "+00:00")).timestamp()
+            answers = sum(1 for row in written if row["actor"] in bots and row["seq"] > before)
             return Latest(version=game["version"], at=at, status=game["status"], bot_entries=answers)
 
         return latest
@@ -163,7 +166,7 @@ def test_the_streamed_page_catches_up_after_the_network_drops_for_5_s(server, br
     api.decide(game_id)
     page.wait_for_timeout(OFFLINE_SECONDS * 1000)
     assert version(page) == shown, "the page moved while offline"
-    now = latest(0)
+    now = latest(shown)
     assert now.version > shown, "nothing happened while the page was offline"
     context.set_offline(False)
     back = time.time()
