@@ -60,8 +60,11 @@ POKER_MONEY_OPTIONS = {"max_hands": 20}
 between two ``basic`` bots runs about 300 hands."""
 
 
-def make_bot(kind: str, name: str, *, seconds: float | None, iterations: int) -> Bot:
-    """The bot ``name`` for ``kind``; search bots with the given budget."""
+def make_bot(
+    kind: str, name: str, *, seconds: float | None, iterations: int, endgame_epsilon: float | None = None
+) -> Bot:
+    """The bot ``name`` for ``kind``; search bots with the given budget; ``endgame_epsilon``: Palace's ``search``
+    with that share of random moves in its rollouts once the stock is empty (``None``: the bot's own)."""
     poker = kind == "palace-poker"
     if name == "random":
         return RandomBot()
@@ -72,7 +75,14 @@ def make_bot(kind: str, name: str, *, seconds: float | None, iterations: int) ->
     if name == "own" and not poker:
         return OwnPolicyBot()
     if name in ("search", "flat"):
-        rules = PokerSearchRules() if poker else (ShedSearchRules() if name == "search" else plain_rules())
+        if poker:
+            rules: Any = PokerSearchRules()
+        elif name == "flat":
+            rules = plain_rules()
+        elif endgame_epsilon is None:
+            rules = ShedSearchRules()
+        else:
+            rules = ShedSearchRules(endgame_epsilon=endgame_epsilon)
         cls = SearchBot if name == "search" else FlatMonteCarloBot
         return cls(rules, seconds=seconds, iterations=iterations)
     raise SystemExit(f"no bot {name!r} for {kind!r}")
@@ -111,7 +121,11 @@ def play_game(task: tuple[int, dict[str, Any]]) -> dict[str, Any]:
     kind, lineup = config["kind"], config["bots"]
     seats = len(lineup)
     names = [lineup[(seat + index) % seats] for seat in range(seats)]
-    budget = {"seconds": config["seconds"] or None, "iterations": config["iterations"]}
+    budget = {
+        "seconds": config["seconds"] or None,
+        "iterations": config["iterations"],
+        "endgame_epsilon": config["endgame_epsilon"],
+    }
     bots = [make_bot(kind, name, **budget) for name in names]
     rng = random.Random(f"{config['seed']}:{index}")
     game = get_game(kind)
@@ -210,6 +224,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=0.25, help="search budget a decision; 0: no clock")
     parser.add_argument("--iterations", type=int, default=100_000, help="search rollouts a decision at most")
     parser.add_argument("--seed", default="arena")
+    parser.add_argument(
+        "--endgame-epsilon",
+        type=float,
+        default=None,
+        help="Palace's search: the share of random moves in its rollouts once the stock is empty (default: its own)",
+    )
     args = parser.parse_args(argv)
     options = dict(POKER_MONEY_OPTIONS) if args.game == "palace-poker" and not args.points else {}
     options.update({"points": True} if args.points else {})
@@ -221,6 +241,7 @@ def main(argv: list[str] | None = None) -> int:
         "seconds": args.seconds,
         "iterations": args.iterations,
         "seed": args.seed,
+        "endgame_epsilon": args.endgame_epsilon,
     }
     jobs = max(1, min(MAX_JOBS, args.jobs))
     deadline = time.monotonic() + args.minutes * 60
@@ -242,7 +263,8 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"{args.game} {len(config['bots'])} seats, line-up {args.bots}, options {json.dumps(options)}, "
         f"search budget {args.seconds * 1000:.0f} ms / {args.iterations} rollouts, seed {args.seed!r}, "
-        f"{len(results)} of {args.games} games in {time.monotonic() - started:.0f} s on {jobs} processes"
+        + ("" if args.endgame_epsilon is None else f"search's endgame epsilon {args.endgame_epsilon}, ")
+        + f"{len(results)} of {args.games} games in {time.monotonic() - started:.0f} s on {jobs} processes"
     )
     for line in report(args.game, results, options):
         print(line)

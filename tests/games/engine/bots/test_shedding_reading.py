@@ -17,7 +17,7 @@ from typing import Any
 from games.engine.bots.search import shuffled, to_action
 from games.engine.bots.shedding_basic import ShedBasicBot
 from games.engine.bots.shedding_reading import Reading, read_last_turn
-from games.engine.bots.shedding_search import ShedSearchRules, plain_rules
+from games.engine.bots.shedding_search import ENDGAME_EPSILON, ShedSearchRules
 from games.engine.cards import Card
 from games.engine.protocol import Action
 from games.engine.shedding import PALACE
@@ -97,19 +97,20 @@ def test_the_search_deals_keep_to_the_reading():
     assert broken > checked // 10
 
 
-def test_rollouts_make_no_random_move_once_the_stock_is_empty():
-    """Given positions of ``basic`` play with the stock empty, when the search's rollout plays each on
-    with two different seeds, then both end in the same order (``basic`` alone decides: the other seats
-    as the arena's ``basic`` plays them); the plain flat model's random moves make some differ."""
-    rules, plain = ShedSearchRules(), plain_rules()
+def test_the_endgame_epsilon_alone_decides_the_random_moves_once_the_stock_is_empty():
+    """Given positions of ``basic`` play with the stock empty, when a rollout without endgame random moves plays
+    each on with two different seeds, then both end in the same order (``basic`` alone decides); the search's own
+    rollouts (``ENDGAME_EPSILON``, random moves kept) make some differ."""
+    exact, rules = ShedSearchRules(endgame_epsilon=0.0), ShedSearchRules()
+    assert rules.endgame_epsilon == ENDGAME_EPSILON > 0
     checked = differ = 0
     for state, _view, _reading in _turns(20, seed=4):
         if state.stock:
             continue
-        ends = [rules.playout(state, state, random.Random(seed)).order for seed in (0, 1)]
+        ends = [exact.playout(state, state, random.Random(seed)).order for seed in (0, 1)]
         assert ends[0] == ends[1]
         differ += (
-            plain.playout(state, state, random.Random(0)).order != plain.playout(state, state, random.Random(1)).order
+            rules.playout(state, state, random.Random(0)).order != rules.playout(state, state, random.Random(1)).order
         )
         checked += 1
     assert checked > 100
