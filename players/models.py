@@ -26,6 +26,10 @@ class Player(models.Model):
     # The policy a bot plays by (the bots issue fills it); null for a human.
     bot = models.CharField(max_length=64, null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True)
+    # Whether the player has a webhook endpoint (enabled or not), kept by ``players.services.news_wanted_set``:
+    # a change of a game where no seated player wants news publishes no task for the webhooks app
+    # (``games.services.scheduling.after_commit``). A user without a Player counts as wanting it.
+    news_wanted = models.BooleanField(default=False, editable=False)
 
     class Meta:
         constraints = [

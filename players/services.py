@@ -129,3 +129,17 @@ def stream_grant_create(*, user: User, session_key: str, lifetime: int) -> Strea
     seconds (``players.auth.stream_token_for``), and delete the records of tokens that have died since."""
     StreamGrant.objects.filter(created__lt=timezone.now() - timedelta(seconds=lifetime)).delete()
     return StreamGrant.objects.create(user=user, session_key=session_key)
+
+
+def news_wanted_lock(*, user: User) -> None:
+    """Lock ``user``'s Player row until the caller's transaction ends (nothing for a user without one), so
+    that writers of ``Player.news_wanted`` take turns: the caller then reads what it derives the flag from in
+    a statement of its own, which sees every such writer that committed before it."""
+    list(Player.objects.select_for_update().filter(user=user).values_list("pk"))
+
+
+def news_wanted_set(*, user: User, wanted: bool) -> bool:
+    """Record whether ``user`` wants the news of the games it sits at (``Player.news_wanted``): ``True`` while
+    the player has a webhook endpoint. Call ``news_wanted_lock`` first in the same transaction. Returns whether
+    the flag changed (``False`` too for a user without a Player)."""
+    return bool(Player.objects.filter(user=user).exclude(news_wanted=wanted).update(news_wanted=wanted))

@@ -8,10 +8,10 @@ from celery import shared_task
 from outbox.broker import ATTEMPT_TIME_LIMIT, TASK_OPTIONS
 from outbox.services import deliveries_sweep
 from webhooks.services.delivery import WEBHOOKS, message_deliver
-from webhooks.services.dispatch import game_changes_announce
+from webhooks.services.dispatch import GAME_CHANGED, game_changes_announce
 
 
-@shared_task(name="webhooks.tasks.game_changed", **TASK_OPTIONS)
+@shared_task(name=GAME_CHANGED, **TASK_OPTIONS)
 def game_changed(game_id: int, version: int) -> int:
     """Sent by games after each committed change: make the messages its log owes up to ``version``."""
     return game_changes_announce(game_id=game_id, version=version)

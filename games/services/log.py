@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Case, F, PositiveIntegerField, Value, When
+from django.db.models import Case, F, PositiveIntegerField, Q, Value, When
 from django.utils import timezone
 
 from games.engine.cards import parse_cards
@@ -138,6 +138,17 @@ def game_lock(game_id: int) -> Game | None:
     return game
 
 
+def _news(game: Game) -> bool:
+    """Whether a player seated at ``game`` wants its news (``Player.news_wanted``; a user without a Player does):
+    read with the lock on PostgreSQL (``statements.lock_read``), else here, once per game object."""
+    news: bool | None = getattr(game, "_news", None)
+    if news is None:
+        seated = Seat.objects.filter(game=game, player__isnull=False)
+        news = seated.filter(Q(player__player__isnull=True) | Q(player__player__news_wanted=True)).exists()
+        game._news = news  # type: ignore[attr-defined]
+    return news
+
+
 def _seats(game: Game) -> dict[int, tuple[int | None, str]]:
     # Read once per game object: seats never change once the match has started.
     cached: dict[int, tuple[int | None, str]] | None = getattr(game, "_seats", None)
@@ -231,6 +242,7 @@ def _after_write(game: Game, state: Any, *, bots_to_act: list[str]) -> None:
         version=version,
         bots_to_act=bots_to_act,
         timeout=game.turn_timeout if game.deadline is not None else None,
+        news=_news(game),
     )
 
 

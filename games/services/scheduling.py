@@ -32,28 +32,34 @@ def bot_move_task(bots: list[str]) -> str:
     return SLOW_BOT_MOVE if any(bot in SLOW_BOTS for bot in bots) else BOT_MOVE
 
 
-def after_commit(*, game_id: int, version: int, bots_to_act: list[str], timeout: int | None) -> None:
+def after_commit(*, game_id: int, version: int, bots_to_act: list[str], timeout: int | None, news: bool) -> None:
     """Queue, once the transaction commits, what the change at ``version`` owes: the bot's decision
     (``bots_to_act``: the bots that may act now, none for a human's decision; see ``bot_move_task``) or a
     countdown for the human's deadline, and ``GAME_CHANGED``. One message, whatever is owed: a publish costs the
     request about as much as a query, so what else is owed is sent by the worker that takes it
     (``changed_relay``). A broker error never turns into a failed request.
 
-    - a bot decides next: ``BOT_MOVE`` (or ``SLOW_BOT_MOVE``) with ``announce`` set (the task sends
-      ``GAME_CHANGED``, then moves), so the bot answers with no extra hop;
+    - a bot decides next: ``BOT_MOVE`` (or ``SLOW_BOT_MOVE``) with ``announce`` set to ``news`` (the task then
+      sends ``GAME_CHANGED``, then moves), so the bot answers with no extra hop;
     - a human's deadline whose countdown fits (``outbox.broker.countdown_fits``): ``CHANGED``, whose task
-      sends ``GAME_CHANGED`` and the ``APPLY_TIMEOUT`` countdown. Longer countdowns are left to the periodic
-      sweeper: the broker would redeliver a task held longer than its visibility timeout again and again;
-    - otherwise ``GAME_CHANGED`` alone.
+      sends ``GAME_CHANGED`` and the ``APPLY_TIMEOUT`` countdown, or without ``news`` the countdown itself.
+      Longer countdowns are left to the periodic sweeper: the broker would redeliver a task held longer than its
+      visibility timeout again and again;
+    - otherwise ``GAME_CHANGED`` alone, if ``news``.
 
-    ``timeout``: seconds until the deadline (``None``: no deadline).
+    ``news``: whether a seated player may listen to the game's news (``players.models.Player.news_wanted``, read
+    with the game's lock). Most games have none: a ``GAME_CHANGED`` for them finds no listener and costs a publish
+    and a worker's query for nothing. ``timeout``: seconds until the deadline (``None``: no deadline).
     """
     if bots_to_act:
-        send_after_commit(bot_move_task(bots_to_act), [[game_id, version, True]])
+        send_after_commit(bot_move_task(bots_to_act), [[game_id, version, news]])
     elif timeout is not None and countdown_fits(timeout):
         # One second late rather than early: the task re-checks the deadline and does nothing before it.
-        send_after_commit(CHANGED, [[game_id, version, timeout + 1]])
-    else:
+        if news:
+            send_after_commit(CHANGED, [[game_id, version, timeout + 1]])
+        else:
+            send_after_commit(APPLY_TIMEOUT, [[game_id, version]], countdown=timeout + 1)
+    elif news:
         send_after_commit(GAME_CHANGED, [[game_id, version]])
 
 

@@ -30,6 +30,8 @@ LOCK_SQL = """
 SELECT g.*,
   (SELECT json_agg(json_build_array(s.number, s.player_id, s.bot, s.seed))
    FROM games_seat s WHERE s.game_id = g.id) AS seats_json,
+  EXISTS (SELECT 1 FROM games_seat s LEFT JOIN players_player p ON p.user_id = s.player_id
+          WHERE s.game_id = g.id AND s.player_id IS NOT NULL AND (p.id IS NULL OR p.news_wanted)) AS news,
   CASE WHEN %(known)s >= 0 AND g.version > %(known)s AND g.version - %(known)s <= 100 THEN
     (SELECT json_agg(e.payload ORDER BY e.seq) FROM games_event e
      WHERE e.game_id = g.id AND e.seq > %(known)s AND e.seq <= g.version)
@@ -63,7 +65,8 @@ def lock_read(game_id: int, known: int | None) -> tuple[Game, list[dict[str, Any
     """The game ``game_id`` with its row locked until the caller's transaction ends, or ``None`` if there is none.
 
     The game carries ``_seats`` (``{number: (player_id, bot)}``, as ``games.services.log._seats`` reads them) and
-    ``_seeds`` (``{number: Seat.seed}``, for ``games.services.log._shuffle_for``).
+    ``_seeds`` (``{number: Seat.seed}``, for ``games.services.log._shuffle_for``) and ``_news`` (whether a seated
+    player wants the game's news: ``players.models.Player.news_wanted``, or a user without a Player).
     ``known``: the version of the state this process remembers of the game (``None``: none); returned beside the
     game: the payloads of the entries after ``known`` up to the game's version, in order, or ``None`` when there
     is no such stretch or it is longer than ``games.selectors.statements.TAIL_MAX``.
@@ -76,6 +79,7 @@ def lock_read(game_id: int, known: int | None) -> tuple[Game, list[dict[str, Any
     seats = json_value(game.seats_json) or []
     game._seats = {number: (player_id, bot) for number, player_id, bot, _ in sorted(seats)}  # type: ignore[attr-defined]
     game._seeds = {number: seed for number, _, _, seed in seats}  # type: ignore[attr-defined]
+    game._news = bool(game.news)  # type: ignore[attr-defined]
     return game, tail_payloads(game)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import QuerySet
 
+from games.models import Game, GameStatus
 from palace_api.errors import NotFoundError
 from webhooks.models import Attempt, Endpoint
 
@@ -38,3 +39,14 @@ def listening_endpoints(user_ids: list[int]) -> list[Endpoint]:
 def has_listeners(game_id: int) -> bool:
     """Whether a player seated at ``game_id`` has an enabled endpoint: one cheap query for every game change."""
     return Endpoint.objects.filter(user__seats__game_id=game_id, disabled_at__isnull=True).exists()
+
+
+def has_endpoints(user: AbstractBaseUser) -> bool:
+    """Whether ``user`` has an endpoint, enabled or not (what ``Player.news_wanted`` records)."""
+    return Endpoint.objects.filter(user=user).exists()
+
+
+def running_games(user: AbstractBaseUser) -> list[tuple[int, int]]:
+    """``(game id, version)`` of each game ``user`` sits at that is not over (waiting or active)."""
+    games = Game.objects.filter(seats__player=user, status__in=[GameStatus.WAITING, GameStatus.ACTIVE])
+    return list(games.order_by("pk").values_list("pk", "version").distinct())

@@ -22,6 +22,9 @@ from webhooks.selectors.notices import Notice, log_stretch, stretch_notices
 from webhooks.services.delivery import WEBHOOKS
 from webhooks.services.messages import message_body, new_msg_id
 
+GAME_CHANGED = "webhooks.tasks.game_changed"
+"""The task games send by name after each change whose seated players may listen (``Player.news_wanted``)."""
+
 MAX_STRETCH = 1000
 """At most this many entries are read at once: a game that changed for long with nobody listening is announced
 from its last ``MAX_STRETCH`` entries (older ones predate every endpoint that could want them)."""

@@ -12,11 +12,14 @@ from django.utils import timezone
 
 from games.messages import PING
 from games.messages import WEBHOOK_EVENTS as EVENT_TYPES
+from outbox.broker import publish
 from outbox.services import deliveries_queue, queued_now
 from palace_api.errors import ApplicationError, ConflictError, ErrorCode
+from players.services import news_wanted_lock, news_wanted_set
 from webhooks.models import Endpoint, Message
-from webhooks.selectors.endpoints import endpoint_of
+from webhooks.selectors.endpoints import endpoint_of, has_endpoints, running_games
 from webhooks.services.delivery import WEBHOOKS
+from webhooks.services.dispatch import GAME_CHANGED
 from webhooks.services.messages import message_body, new_msg_id
 from webhooks.services.secret_box import seal
 from webhooks.services.url_guard import check_url
@@ -51,17 +54,35 @@ def endpoint_create(*, user: AbstractBaseUser, url: str, events: list[str]) -> t
     """
     events = _check_events(events)
     check_url(url)
+    # Taken before the count too, so two registrations at once cannot both pass the limit.
+    news_wanted_lock(user=user)
     if Endpoint.objects.filter(user=user).count() >= settings.WEBHOOK_MAX_ENDPOINTS:
         raise ConflictError(WEBHOOK_LIMIT, f"at most {settings.WEBHOOK_MAX_ENDPOINTS} webhooks per player")
     secret = new_secret()
-    return Endpoint.objects.create(user=user, url=url, events=events, sealed_secret=seal(secret)), secret
+    endpoint = Endpoint.objects.create(user=user, url=url, events=events, sealed_secret=seal(secret))
+    if news_wanted_set(user=user, wanted=True):
+        transaction.on_commit(lambda: _announce_running_games(user), robust=True)
+    return endpoint, secret
+
+
+def _announce_running_games(user: AbstractBaseUser) -> None:
+    """Once the player's first endpoint is committed, announce each of his running games at its version then: a
+    change whose writer read ``news_wanted`` before the commit published nothing, and the entries it made after the
+    endpoint's ``created`` are owed to it. (A writer that commits after this read too is covered by the game's
+    next change, like a lost publish: ``webhooks.services.dispatch``.)"""
+    for game_id, version in running_games(user):
+        if not publish(GAME_CHANGED, args=[game_id, version]):
+            return
 
 
 @transaction.atomic
 def endpoint_delete(*, user: AbstractBaseUser, endpoint_id: int) -> None:
     """Remove the caller's endpoint with its messages and attempts; raises ``NotFoundError("webhook_not_found")``.
-    Tasks already queued for its messages find nothing and do nothing."""
+    Tasks already queued for its messages find nothing and do nothing. Without endpoints left, the player's
+    games publish no news for webhooks (``Player.news_wanted``)."""
+    news_wanted_lock(user=user)
     endpoint_of(user, endpoint_id).delete()
+    news_wanted_set(user=user, wanted=has_endpoints(user))
 
 
 @transaction.atomic
