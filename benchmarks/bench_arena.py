@@ -11,7 +11,8 @@ Run from the repository root, niced (the machine is shared), for example::
 seat equally often. Bots: ``random``, ``basic``, ``search`` (``games.engine.bots.search.SearchBot``),
 ``flat`` (the flat Monte Carlo baseline: the same budget, each candidate in turn; in Palace with plain
 rollouts, ``shedding_search.plain_rules``: uniform deals, ``basic`` with random moves to the end), in Palace
-``own`` (the search's own rollout policy, ``shedding_search.own_action``, as a bot) and, in Palace Poker,
+``sweeps`` (``search`` without its endgame planner: ``shedding_search.PLAN``), ``own`` (the search's own
+rollout policy, ``shedding_search.own_action``, as a bot) and, in Palace Poker,
 ``heuristic`` (``games.engine.bots.poker_heuristic``). The search bots stop at
 ``--iterations`` rollouts or ``--seconds`` a decision (0: no clock, so the run is reproducible from its
 seed), whichever comes first.
@@ -74,16 +75,18 @@ def make_bot(
         return PointsHeuristicBot()
     if name == "own" and not poker:
         return OwnPolicyBot()
-    if name in ("search", "flat"):
+    if name in ("search", "flat", "sweeps"):
         if poker:
             rules: Any = PokerSearchRules()
         elif name == "flat":
             rules = plain_rules()
+        elif name == "sweeps":
+            rules = ShedSearchRules(plan="never")
         elif endgame_epsilon is None:
             rules = ShedSearchRules()
         else:
             rules = ShedSearchRules(endgame_epsilon=endgame_epsilon)
-        cls = SearchBot if name == "search" else FlatMonteCarloBot
+        cls = FlatMonteCarloBot if name == "flat" else SearchBot
         return cls(rules, seconds=seconds, iterations=iterations)
     raise SystemExit(f"no bot {name!r} for {kind!r}")
 

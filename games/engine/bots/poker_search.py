@@ -141,6 +141,10 @@ class PokerSearchRules:
             resigned=tuple(row["seat"] for row in rows if row["resigned"]),
         )
 
+    def planner(self, view: Mapping[str, Any], count: int) -> None:
+        """None: Palace Poker's rollouts play the searching seat by the policy (``Searchable.planner``)."""
+        return None
+
     def at_horizon(self, root: PokerState, state: PokerState) -> bool:
         return state.phase != PLAY
 

@@ -11,11 +11,13 @@ candidate actions its game's ``Searchable`` offers. ``SearchBot`` works in sweep
    ``apply`` and plays on to the game's horizon (the match's end in Palace, the hand's end in Palace
    Poker): every seat, the searcher included, decides by the game's rollout policy (the ``basic`` bot,
    with a small chance of a random legal action) from what it may see, each shuffle drawn from the seed;
+   where the game offers a ``Planner`` for the decision (``Searchable.planner``: Palace heads-up once the
+   stock is empty), the planner plays the rollouts instead, choosing the searcher's later moves itself;
 3. **score** the end for the seat, on a [0, 1] scale (``Searchable.reward``), and after the third sweep
    drop every candidate whose mean trails the best by ``DROP_C / sqrt(sweeps)`` (successive elimination).
 
 It answers the candidate with the best mean. ``FlatMonteCarloBot``, the baseline, spends the same budget
-on the same rollouts round robin, each from its own deal, without elimination. Measured (benchmarks/
+on the same rollouts round robin, each from its own deal, without elimination or planner. Measured (benchmarks/
 README.md, "Arena"): UCB1 over independent deals did no better than round robin; shared deals did.
 
 The budget: ``iterations`` rollouts, or ``seconds`` of wall time (``time.perf_counter``), whichever ends
@@ -81,6 +83,19 @@ class Searchable(Protocol):
     def reward(self, root: Any, state: Any, seat: int) -> float:
         """The outcome at ``state`` for ``seat``, about [0, 1]; higher is better."""
 
+    def planner(self, view: Mapping[str, Any], count: int) -> Planner | None:
+        """Where the game plans the searching seat's later moves for this decision (``view``'s, with ``count``
+        candidates), the ``Planner`` whose rollouts replace ``playout``'s; else ``None``."""
+
+
+class Planner(Protocol):
+    """One decision's rollouts that choose the searching seat's later moves themselves (e.g. down a tree per
+    candidate) instead of by the rollout policy."""
+
+    def rollout(self, pick: int, root: Any, action: Action, rng: RandomSource) -> float:
+        """The reward (``Searchable.reward`` of the searching seat) of candidate ``pick``, ``action``, played
+        from the determinization ``root`` with the rollout's generator ``rng``."""
+
 
 def to_action(seat: int, body: Mapping[str, Any]) -> Action:
     """The engine ``Action`` of a bot's body (the JSON a client POSTs)."""
@@ -136,6 +151,8 @@ class SearchBot:
     name = "search"
     anchored = True
     """Whether ``Searchable.anchor_z`` applies (the flat baseline ignores it)."""
+    plans = True
+    """Whether the game's planner (``Searchable.planner``) may play the rollouts where it offers one."""
 
     def __init__(
         self,
@@ -181,12 +198,14 @@ class SearchBot:
         sharper than with independent deals). After each sweep from the third, a candidate whose mean is
         ``DROP_C / sqrt(sweeps)`` or more below the best leaves the running (successive elimination);
         under an anchor (``Searchable.anchor_z``) candidate 0 never does, and goes first in each sweep.
+        Where the game offers a ``Planner`` for this decision (and ``plans``), it plays the rollouts.
         """
         seat: int = view["viewer"] if "viewer" in view else view["to_act"][0]
         deadline = None if self.seconds is None else self.clock() + self.seconds
         tally = Tally(len(candidates))
         anchored = self.rules.anchor_z is not None
         actions = [to_action(seat, body) for body in candidates]
+        planner = self.rules.planner(view, len(candidates)) if self.plans else None
         alive = list(range(len(candidates)))
         done, sweeps = 0, 0
         while done < self.iterations and len(alive) > 1:
@@ -196,7 +215,11 @@ class SearchBot:
             for pick in alive:
                 if done >= self.iterations or (deadline is not None and done and self.clock() >= deadline):
                     break
-                rewards[pick] = self._rollout(root, actions[pick], random.Random(seed), seat)  # noqa: S311 - a rollout's seed, drawn from rng
+                stream = random.Random(seed)  # noqa: S311 - a rollout's seed, drawn from rng
+                if planner is None:
+                    rewards[pick] = self._rollout(root, actions[pick], stream, seat)
+                else:
+                    rewards[pick] = planner.rollout(pick, root, actions[pick], stream)
                 done += 1
             tally.add(rewards)
             if len(rewards) < len(alive):
@@ -256,6 +279,7 @@ class FlatMonteCarloBot(SearchBot):
 
     name = "flat"
     anchored = False
+    plans = False
 
     def sweeps(self, view: Mapping[str, Any], candidates: list[ActionJSON], rng: RandomSource) -> Tally:
         """The budget's rollouts round robin over ``candidates``, each from a deal of its own (a ``Tally``

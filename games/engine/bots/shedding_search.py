@@ -14,7 +14,8 @@ redraw (the view hides it: ``view.visible_to_act``). In the rollout the seat's o
 nobody (its ``hand_public`` is left empty). Once the stock is empty the rollouts keep a share of random
 moves (``ENDGAME_EPSILON``). The other seats play the rollouts as ``basic`` (the model of them); the
 searching seat too, but for two rules measured stronger heads-up, with two players left (``own_action``,
-``OWN_POLICY``).
+``OWN_POLICY``). With two players left and the stock empty, the searching seat's later moves are planned
+instead, down a tree per candidate (``shedding_tree.TreePlanner``, ``PLAN``).
 
 Candidates on turn: each playable rank with all its cards, and with one card when there are more; the
 pick-up and the blind flip when legal. Out of turn: each offered play with all its cards. In the
@@ -36,6 +37,7 @@ from games.engine.bots.random_bot import RandomBot
 from games.engine.bots.search import MAX_ROLLOUT_STEPS, shuffled, to_action
 from games.engine.bots.shedding_basic import BURN_PILE, TEN, TWO, ShedBasicBot
 from games.engine.bots.shedding_reading import deal_read_hand, read_last_turn
+from games.engine.bots.shedding_tree import TreePlanner
 from games.engine.cards import Card
 from games.engine.errors import EngineCode, EngineError
 from games.engine.protocol import Action, Game, LegalAction
@@ -77,6 +79,10 @@ OWN_POLICY = True
 beat ``basic`` in 81.5% of 1,000 games (77.9% without). At four seats the rules gain nothing (one such seat
 among three ``basic`` went out first in 25.4% of 3,000 games), so they wait for the last two
 (benchmarks/README.md, "Palace: the setup, the four-seat reward and the search's own rollouts")."""
+PLAN = "endgame"
+"""Where the sweeps' rollouts plan the searcher's later moves (``shedding_tree.TreePlanner``), with two players
+left: ``"endgame"`` (the stock empty), ``"always"`` or ``"never"``. Measured (benchmarks/README.md, "Palace:
+planning the endgame"): at 50 ms a decision ``"endgame"`` beat ``"never"`` in 57.2% of 285 games (51.4-62.8%)."""
 HIGH_PLAIN = 12
 """``own_action``: a lowest plain play of this rank (a queen) or higher on a small pile gives way to a two."""
 SMALL_PILE = 2
@@ -97,7 +103,9 @@ class ShedSearchRules:
         reading: bool = True,
         endgame_epsilon: float = ENDGAME_EPSILON,
         own_policy: bool = OWN_POLICY,
+        plan: str = PLAN,
     ) -> None:
+        self.plan = plan
         self.policy: Bot = ShedBasicBot()
         self.own_policy = own_policy
         self.epsilon = epsilon
@@ -186,6 +194,14 @@ class ShedSearchRules:
         dealt = deal_read_hand(reading, hidden, unknown[reading.seat], rng)
         return None if dealt is None else (reading.seat, dealt)
 
+    def planner(self, view: Mapping[str, Any], count: int) -> TreePlanner | None:
+        """A ``shedding_tree.TreePlanner`` for the sweeps where ``plan`` says (``PLAN``), else ``None``."""
+        if self.plan == "never" or sum(1 for row in view["seats"] if not row["out"] and not row["resigned"]) != 2:
+            return None
+        if self.plan == "endgame" and view["stock_size"]:
+            return None
+        return TreePlanner(self, view["viewer"], count)
+
     def at_horizon(self, root: ShedState, state: ShedState) -> bool:
         return self.game.is_over(state)
 
@@ -198,7 +214,10 @@ class ShedSearchRules:
         lasts, ``endgame_epsilon`` after. With ``own_policy`` and two players left, the searching
         ``seat``'s own decisions are ``own_action``'s. Returns the simulation's draft, which reads like a
         ``ShedState``."""
-        sim = PALACE.simulation(state)
+        return self.play_on(root, PALACE.simulation(state), rng, seat)
+
+    def play_on(self, root: ShedState, sim: Any, rng: RandomSource, seat: int | None = None) -> Any:
+        """``playout`` from a simulation already under way (``PALACE.simulation``), played on in place."""
         t = sim.t
         native = isinstance(self.policy, ShedBasicBot)
         out_before = len(root.out)
@@ -211,18 +230,22 @@ class ShedSearchRules:
                 break
             to_act = seats_to_act(t)
             mover = to_act[0] if len(to_act) == 1 else rng.choice(to_act)
-            legal = legal_actions(t, mover)
-            epsilon = self.epsilon if t.stock else self.endgame_epsilon
-            randomly = bool(epsilon) and rng.random() < epsilon
-            if native and not randomly:
-                decide = own_action if mover == own else basic_action
-                sim.play(decide(legal, mover, t.turn, len(t.pile)))
-                continue
-            entries = [entry.to_json() for entry in legal]
-            view = {"viewer": mover, "to_act": [mover], "turn": t.turn, "pile": t.pile, "legal_actions": entries}
-            bot = _RANDOM if randomly else self.policy
-            sim.play(to_action(mover, bot.choose(view, rng)))
+            sim.play(self.model_move(t, mover, rng, own))
         return t
+
+    def model_move(self, t: Any, mover: int, rng: RandomSource, own: int | None = None) -> Action:
+        """One rollout decision of ``mover`` on the draft ``t``: the policy's (``own_action``'s for ``own``, the
+        searching seat with two players left), or with the phase's share of random moves a random legal one."""
+        legal = legal_actions(t, mover)
+        epsilon = self.epsilon if t.stock else self.endgame_epsilon
+        randomly = bool(epsilon) and rng.random() < epsilon
+        if not randomly and isinstance(self.policy, ShedBasicBot):
+            decide = own_action if mover == own else basic_action
+            return decide(legal, mover, t.turn, len(t.pile))
+        entries = [entry.to_json() for entry in legal]
+        view = {"viewer": mover, "to_act": [mover], "turn": t.turn, "pile": t.pile, "legal_actions": entries}
+        bot = _RANDOM if randomly else self.policy
+        return to_action(mover, bot.choose(view, rng))
 
     def reward(self, root: Any, state: Any, seat: int) -> float:
         """``FIRST_WEIGHT`` for going out first plus the rest by place, linear ((seats - place) /
@@ -235,8 +258,8 @@ class ShedSearchRules:
 
 def plain_rules() -> ShedSearchRules:
     """The model of plain flat Monte Carlo, the arena's ``flat`` baseline: uniform deals (no reading),
-    ``basic`` with ``ROLLOUT_EPSILON`` random moves for every seat to the end, the stock empty or not."""
-    return ShedSearchRules(reading=False, endgame_epsilon=ROLLOUT_EPSILON)
+    ``basic`` with ``ROLLOUT_EPSILON`` random moves for every seat to the end, the stock empty or not (no plan)."""
+    return ShedSearchRules(reading=False, endgame_epsilon=ROLLOUT_EPSILON, plan="never")
 
 
 def _redraw_entry(view: Mapping[str, Any], options: ShedOptions) -> Mapping[str, Any] | None:

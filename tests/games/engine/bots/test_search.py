@@ -20,7 +20,15 @@ from games.engine.bots.poker_search import PokerSearchRules
 from games.engine.bots.random_bot import RandomBot
 from games.engine.bots.search import FlatMonteCarloBot, SearchBot, shuffled, to_action
 from games.engine.bots.shedding_basic import ShedBasicBot
-from games.engine.bots.shedding_search import HIGH_PLAIN, SMALL_PILE, ShedSearchRules, basic_action, own_action
+from games.engine.bots.shedding_search import (
+    HIGH_PLAIN,
+    SMALL_PILE,
+    ShedSearchRules,
+    basic_action,
+    own_action,
+    plain_rules,
+)
+from games.engine.bots.shedding_tree import TreePlanner, move_key
 from games.engine.errors import EngineError
 from games.engine.poker import PALACE_POKER
 from games.engine.poker.state import PokerState
@@ -66,6 +74,9 @@ class _Shallow:
 
     def reward(self, root, state, seat):
         return self.rules.reward(root, state, seat)
+
+    def planner(self, view, count):
+        return None
 
 
 def _decisions(kind: str, count: int, seed: int) -> Iterator[tuple[Any, int, dict[str, Any]]]:
@@ -292,3 +303,87 @@ def test_a_rollout_at_four_seats_stops_when_the_next_player_goes_out():
         assert len(full.playout(state, state, random.Random(checked)).out) == state.seats - 1
         checked += 1
     assert checked > 50
+
+
+def _heads_up_endgames(count: int, seed: int) -> Iterator[tuple[Any, int, dict[str, Any]]]:
+    """Palace decisions on turn with two players left, the stock empty and two or more candidates."""
+    rules = ShedSearchRules()
+    for state, seat, view in _decisions("palace", 40 * count, seed=seed):
+        if count <= 0:
+            return
+        if state.phase != PLAY or state.stock or len(state.active()) != 2 or state.turn != seat:
+            continue
+        if len(rules.candidates(view, random.Random(0))) < 2:
+            continue
+        count -= 1
+        yield state, seat, view
+
+
+def test_the_search_plans_where_two_players_are_left_and_the_stock_is_empty():
+    """Given Palace decisions, when the search's rules are asked for a planner (``plan="endgame"``, the
+    default), then they give one exactly where two players are left and the stock is empty; under
+    ``"always"`` wherever two players are left; never under ``"never"`` (the arena's ``sweeps``) nor for the
+    ``flat`` baseline's rules."""
+    rules, never, always = ShedSearchRules(), ShedSearchRules(plan="never"), ShedSearchRules(plan="always")
+    seen = {True: 0, False: 0}
+    for state, seat, view in _decisions("palace", 1_500, seed=14):
+        if state.phase != PLAY or state.turn != seat:
+            continue
+        heads_up = len(state.active()) == 2
+        expected = heads_up and not state.stock
+        assert isinstance(rules.planner(view, 2), TreePlanner) is expected
+        assert (always.planner(view, 2) is not None) is heads_up
+        assert never.planner(view, 2) is None and plain_rules().planner(view, 2) is None
+        seen[expected] += 1
+    assert seen[True] > 10 and seen[False] > 10
+
+
+def test_the_planned_search_answers_from_the_view_alone_and_legally():
+    """Given heads-up Palace endgames (the stock empty), when the search bot decides with its planner (30
+    rollouts, no clock) from the seat's view and from the view of the same position with the hidden cards
+    dealt again, then both answers are the same and legal."""
+    rng = random.Random(15)
+    bot = SearchBot(ShedSearchRules(), seconds=None, iterations=30)
+    compared = 0
+    for state, seat, view in _heads_up_endgames(25, seed=16):
+        other = _hidden_swapped("palace", state, seat, rng)
+        assert PALACE.view(other, seat) == view
+        answer = bot.choose(view, random.Random(compared))
+        assert bot.choose(PALACE.view(other, seat), random.Random(compared)) == answer
+        PALACE.apply(state, to_action(seat, answer))
+        compared += other != state
+    assert compared >= 5
+
+
+def test_the_planner_grows_a_tree_of_the_searchers_later_moves():
+    """Given heads-up Palace endgames, when a planner plays 40 rollouts of one candidate from fresh deals, then
+    each scores one of two outcomes (out before the other or after him: 1 or 0 heads-up), the candidate's tree
+    counts the 40 visits of its first moves, and at a node of the searcher's with two or more moves each one was
+    tried before any was tried twice (UCB1 adds untried moves first). The engine plays every move (legality)."""
+    rules, checked, branched = ShedSearchRules(), 0, 0
+    for _state, seat, view in _heads_up_endgames(15, seed=18):
+        action = to_action(seat, rules.candidates(view, random.Random(0))[0])
+        planner = rules.planner(view, 1)
+        assert planner is not None
+        rng = random.Random(checked)
+        rewards = [planner.rollout(0, rules.determinize(view, rng), action, rng) for _ in range(40)]
+        assert len(set(rewards)) <= 2 and all(0.0 <= reward <= 1.0 for reward in rewards)
+        tree = planner.roots[0]
+        assert sum(child.visits for child in tree.children.values()) == 40
+        stack = [tree]
+        while stack:
+            node = stack.pop()
+            stack.extend(node.children.values())
+            mine = [child for key, child in node.children.items() if key[0] == seat]
+            if len(mine) > 1 and any(child.visits > 1 for child in mine):
+                branched += 1
+                assert all(child.visits >= 1 for child in mine)
+        checked += 1
+    assert checked == 15 and branched > 5
+
+
+def test_a_move_key_names_rank_and_count_not_suits():
+    seven_h, seven_s = to_action(0, {"type": "play", "cards": ["7h"]}), to_action(0, {"type": "play", "cards": ["7s"]})
+    assert move_key(seven_h) == move_key(seven_s) == (0, "play", 7, 1)
+    assert move_key(to_action(0, {"type": "play", "cards": ["7h", "7s"]})) != move_key(seven_h)
+    assert move_key(to_action(1, {"type": "pick_up"})) == (1, "pick_up", 0, 0)
