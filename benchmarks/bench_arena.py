@@ -19,7 +19,14 @@ seed), whichever comes first.
 
 Each game draws its shuffles and bots' randomness from ``random.Random(f"{seed}:{index}")``; when several
 seats may act at once (Palace's setup and out-of-turn plays) one drawn from it goes first. The run stops
-after ``--games`` games or ``--minutes`` of wall time (the games under way are dropped), whichever first.
+after ``--games`` games or ``--minutes`` of wall time (the games under way are dropped), whichever first,
+or on Ctrl-C or SIGTERM: then too it reports the games that finished, and says it was interrupted.
+
+``--record FILE`` appends each finished game to ``FILE`` as a JSON line (the run's settings, seed and commit
+beside it), so that runs of one pairing made at different times can be counted together:
+``--combine FILE [FILE ...]`` reports over the recorded games instead of playing, once each (a seed and index
+recorded twice count once), and refuses records of different settings. Which commits the games were played
+at is printed with them: combining runs of different code is the reader's call, not the script's.
 
 Per bot name (over all its seats): games, wins (Palace: first out; Palace Poker: the match's only
 winner, a shared win counts half) with the Wilson 95% interval, mean finishing place (Palace) or chips
@@ -33,9 +40,13 @@ import json
 import math
 import multiprocessing
 import random
+import signal
+import subprocess
 import sys
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any
 
 from benchmarks.harness import machine
@@ -215,6 +226,127 @@ def report(kind: str, results: list[dict[str, Any]], options: dict[str, Any]) ->
     return lines
 
 
+RUN_KEYS = ("kind", "bots", "options", "seconds", "iterations", "endgame_epsilon")
+"""A run's settings that games counted together must share (the seed may differ: it only picks the deals)."""
+
+
+def _ignore_interrupts() -> None:
+    """A worker's initializer: Ctrl-C goes to the whole process group, and only the parent decides what to do;
+    the parent's ``terminate()`` (SIGTERM) ends a worker at once."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
+
+
+def play_games(
+    config: dict[str, Any],
+    games: int,
+    jobs: int,
+    deadline: float,
+    on_result: Callable[[dict[str, Any]], None] = lambda result: None,
+) -> tuple[list[dict[str, Any]], bool]:
+    """Games ``0 .. games - 1`` of ``config`` on ``jobs`` processes until ``deadline`` (``time.monotonic()``):
+    ``(results sorted by index, interrupted)``. ``on_result`` sees each game as it finishes. Ctrl-C (a
+    ``KeyboardInterrupt``; SIGINT or SIGTERM while this runs) stops the workers and keeps what finished."""
+    results: list[dict[str, Any]] = []
+    started = shown = time.monotonic()
+    interrupted = False
+    pool = multiprocessing.get_context("fork").Pool(jobs, initializer=_ignore_interrupts)
+    # SIGINT too, explicitly: a run started in the background by a script inherits SIGINT ignored, and
+    # ``kill -INT`` should still end it with a report.
+    previous = {signum: signal.signal(signum, _interrupt) for signum in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        for result in pool.imap_unordered(play_game, [(index, config) for index in range(games)]):
+            results.append(result)
+            on_result(result)
+            if time.monotonic() - shown >= PROGRESS_SECONDS:
+                shown = time.monotonic()
+                print(f"{len(results)} of {games} games, {shown - started:.0f} s", file=sys.stderr, flush=True)
+            if time.monotonic() > deadline:
+                break
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        pool.terminate()
+        pool.join()
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+    results.sort(key=lambda result: result["index"])
+    return results, interrupted
+
+
+def commit() -> str:
+    """The commit the code runs at (``+dirty`` when tracked files changed), or ``unknown`` without git."""
+    root = Path(__file__).resolve().parent.parent
+    try:
+        head = subprocess.run(
+            ["git", "rev-parse", "--short=12", "HEAD"],  # noqa: S607  (git from PATH, as a person runs it)
+            cwd=root,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],  # noqa: S607
+            cwd=root,
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return head + ("+dirty" if dirty else "")
+
+
+def recorder(path: Path, config: dict[str, Any]) -> Callable[[dict[str, Any]], None]:
+    """``on_result`` for :func:`play_games` appending each game to ``path`` as one JSON line:
+    ``{"run": {RUN_KEYS...}, "seed", "commit", "game": result}``, written at once (a run stopped by any
+    means keeps every game it finished)."""
+    run = {key: config[key] for key in RUN_KEYS}
+    at = commit()
+
+    def record(result: dict[str, Any]) -> None:
+        with path.open("a", encoding="utf-8") as handle:
+            handle.write(json.dumps({"run": run, "seed": config["seed"], "commit": at, "game": result}) + "\n")
+
+    return record
+
+
+def combined(paths: Iterable[Path]) -> tuple[dict[str, Any], list[dict[str, Any]], Counter[str]]:
+    """The recorded games of ``paths``: ``(their run's settings, the games, games per commit)``, each seed and
+    index once. ``SystemExit`` when a file is missing or unreadable, holds no game, or records of two runs'
+    settings (``RUN_KEYS``) differ."""
+    run: dict[str, Any] | None = None
+    games: dict[tuple[str, int], dict[str, Any]] = {}
+    commits: Counter[str] = Counter()
+    for path in paths:
+        try:
+            lines = path.read_text(encoding="utf-8").splitlines()
+        except OSError as error:
+            raise SystemExit(f"{path}: {error.strerror}") from None
+        for number, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+                settings, seed, game = record["run"], str(record["seed"]), record["game"]
+                key = (seed, int(game["index"]))
+            except (ValueError, KeyError, TypeError):
+                raise SystemExit(f"{path}:{number}: not a recorded game") from None
+            if run is None:
+                run = settings
+            elif settings != run:
+                raise SystemExit(f"{path}:{number}: a run of other settings ({settings}, not {run})")
+            if key not in games:
+                games[key] = game
+                commits[str(record.get("commit", "unknown"))] += 1
+    if run is None:
+        raise SystemExit("no recorded game in " + ", ".join(str(path) for path in paths))
+    return run, list(games.values()), commits
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", choices=("palace", "palace-poker"), default="palace")
@@ -233,7 +365,23 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="Palace's search: the share of random moves in its rollouts once the stock is empty (default: its own)",
     )
+    parser.add_argument("--record", type=Path, help="append each finished game to this file (JSON lines)")
+    parser.add_argument(
+        "--combine", type=Path, nargs="+", metavar="FILE", help="report over recorded games instead of playing"
+    )
     args = parser.parse_args(argv)
+    if args.combine:
+        run, results, commits = combined(args.combine)
+        print(f"machine: {machine()}")
+        print(
+            f"{run['kind']} {len(run['bots'])} seats, line-up {','.join(run['bots'])}, options "
+            f"{json.dumps(run['options'])}, search budget {run['seconds'] * 1000:.0f} ms / {run['iterations']} "
+            f"rollouts: {len(results)} recorded games from {len(args.combine)} file(s), played at "
+            + ", ".join(f"{at} ({count})" for at, count in sorted(commits.items()))
+        )
+        for line in report(run["kind"], results, run["options"]):
+            print(line)
+        return 0
     options = dict(POKER_MONEY_OPTIONS) if args.game == "palace-poker" and not args.points else {}
     options.update({"points": True} if args.points else {})
     options.update(json.loads(args.options))
@@ -247,28 +395,20 @@ def main(argv: list[str] | None = None) -> int:
         "endgame_epsilon": args.endgame_epsilon,
     }
     jobs = max(1, min(MAX_JOBS, args.jobs))
-    deadline = time.monotonic() + args.minutes * 60
-    results: list[dict[str, Any]] = []
     started = time.monotonic()
-    context = multiprocessing.get_context("fork")
-    shown = started
-    with context.Pool(jobs) as pool:
-        for result in pool.imap_unordered(play_game, [(index, config) for index in range(args.games)]):
-            results.append(result)
-            if time.monotonic() - shown >= PROGRESS_SECONDS:
-                shown = time.monotonic()
-                print(f"{len(results)} of {args.games} games, {shown - started:.0f} s", file=sys.stderr, flush=True)
-            if time.monotonic() > deadline:
-                pool.terminate()
-                break
-    results.sort(key=lambda result: result["index"])
+    on_result = recorder(args.record, config) if args.record else (lambda result: None)
+    results, interrupted = play_games(config, args.games, jobs, started + args.minutes * 60, on_result)
     print(f"machine: {machine()}")
     print(
         f"{args.game} {len(config['bots'])} seats, line-up {args.bots}, options {json.dumps(options)}, "
         f"search budget {args.seconds * 1000:.0f} ms / {args.iterations} rollouts, seed {args.seed!r}, "
         + ("" if args.endgame_epsilon is None else f"search's endgame epsilon {args.endgame_epsilon}, ")
         + f"{len(results)} of {args.games} games in {time.monotonic() - started:.0f} s on {jobs} processes"
+        + (" (interrupted)" if interrupted else "")
     )
+    if not results:
+        print("no game finished")
+        return 1
     for line in report(args.game, results, options):
         print(line)
     return 0

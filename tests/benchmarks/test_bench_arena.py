@@ -1,0 +1,65 @@
+"""The arena keeps what it played: a stopped run still reports its finished games, and recorded runs of one pairing
+count together, each game once."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+
+import pytest
+
+from benchmarks import bench_arena
+
+QUICK = ["--game", "palace", "--bots", "basic,random", "--jobs", "1", "--seconds", "0", "--minutes", "5"]
+
+
+def test_recorded_runs_count_together_each_game_once(tmp_path, capsys) -> None:
+    record = tmp_path / "games.jsonl"
+    for seed in ("a", "a", "b"):
+        assert bench_arena.main([*QUICK, "--games", "3", "--seed", seed, "--record", str(record)]) == 0
+    assert len(record.read_text().splitlines()) == 9
+    capsys.readouterr()
+
+    assert bench_arena.main(["--combine", str(record)]) == 0
+    out = capsys.readouterr().out
+    assert "6 recorded games from 1 file(s)" in out
+    rows = {line.split()[0]: line.split() for line in out.splitlines()[3:]}
+    assert set(rows) == {"basic", "random"}
+    assert int(rows["basic"][1]) == int(rows["random"][1]) == 6
+    assert float(rows["basic"][2]) + float(rows["random"][2]) == 6.0
+
+
+def test_records_of_other_settings_are_refused(tmp_path) -> None:
+    heads_up, other = tmp_path / "heads-up.jsonl", tmp_path / "other.jsonl"
+    assert bench_arena.main([*QUICK, "--games", "1", "--record", str(heads_up)]) == 0
+    assert bench_arena.main([*QUICK, "--games", "1", "--bots", "random,basic", "--record", str(other)]) == 0
+    with pytest.raises(SystemExit, match="other settings"):
+        bench_arena.main(["--combine", str(heads_up), str(other)])
+    (tmp_path / "junk.jsonl").write_text("not json\n")
+    with pytest.raises(SystemExit, match="not a recorded game"):
+        bench_arena.main(["--combine", str(tmp_path / "junk.jsonl")])
+
+
+def test_a_terminated_run_keeps_the_games_that_finished() -> None:
+    config = {
+        "kind": "palace",
+        "bots": ["basic", "random"],
+        "options": {},
+        "seconds": 0,
+        "iterations": 1,
+        "seed": "stop",
+        "endgame_epsilon": None,
+    }
+    seen: list[int] = []
+
+    def stop_after_first(result: dict) -> None:
+        seen.append(result["index"])
+        if len(seen) == 1:
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    before = signal.getsignal(signal.SIGTERM)
+    results, interrupted = bench_arena.play_games(config, 1000, 1, time.monotonic() + 300, stop_after_first)
+    assert interrupted
+    assert [result["index"] for result in results] == seen[:1] == [0]
+    assert signal.getsignal(signal.SIGTERM) is before
