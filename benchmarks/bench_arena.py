@@ -23,10 +23,11 @@ after ``--games`` games or ``--minutes`` of wall time (the games under way are d
 or on Ctrl-C or SIGTERM: then too it reports the games that finished, and says it was interrupted.
 
 ``--record FILE`` appends each finished game to ``FILE`` as a JSON line (the run's settings, seed and commit
-beside it), so that runs of one pairing made at different times can be counted together:
-``--combine FILE [FILE ...]`` reports over the recorded games instead of playing, once each (a seed and index
-recorded twice count once), and refuses records of different settings. Which commits the games were played
-at is printed with them: combining runs of different code is the reader's call, not the script's.
+beside it; gzip-compressed when the name ends in ``.gz``), so that runs of one pairing made at different times
+can be counted together: ``--combine FILE [FILE ...]`` reports over the recorded games instead of playing,
+once each (a seed and index recorded twice count once), and refuses records of different settings. Which
+commits the games were played at is printed with them: combining runs of different code is the reader's call,
+not the script's.
 
 Per bot name (over all its seats): games, wins (Palace: first out; Palace Poker: the match's only
 winner, a shared win counts half) with the Wilson 95% interval, mean finishing place (Palace) or chips
@@ -36,6 +37,7 @@ a hand (Palace Poker with money) or points a match (``points``), and the p50 / p
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import math
 import multiprocessing
@@ -300,6 +302,13 @@ def commit() -> str:
     return head + ("+dirty" if dirty else "")
 
 
+def _open(path: Path, mode: str) -> Any:
+    """``path`` as text, gzip-compressed when its name ends in ``.gz`` (appending adds a gzip member)."""
+    if path.suffix == ".gz":
+        return gzip.open(path, mode + "t", encoding="utf-8")
+    return path.open(mode, encoding="utf-8")
+
+
 def recorder(path: Path, config: dict[str, Any]) -> Callable[[dict[str, Any]], None]:
     """``on_result`` for :func:`play_games` appending each game to ``path`` as one JSON line:
     ``{"run": {RUN_KEYS...}, "seed", "commit", "game": result}``, written at once (a run stopped by any
@@ -308,7 +317,7 @@ def recorder(path: Path, config: dict[str, Any]) -> Callable[[dict[str, Any]], N
     at = commit()
 
     def record(result: dict[str, Any]) -> None:
-        with path.open("a", encoding="utf-8") as handle:
+        with _open(path, "a") as handle:
             handle.write(json.dumps({"run": run, "seed": config["seed"], "commit": at, "game": result}) + "\n")
 
     return record
@@ -323,9 +332,10 @@ def combined(paths: Iterable[Path]) -> tuple[dict[str, Any], list[dict[str, Any]
     commits: Counter[str] = Counter()
     for path in paths:
         try:
-            lines = path.read_text(encoding="utf-8").splitlines()
-        except OSError as error:
-            raise SystemExit(f"{path}: {error.strerror}") from None
+            with _open(path, "r") as handle:
+                lines = handle.read().splitlines()
+        except (OSError, EOFError, UnicodeDecodeError) as error:
+            raise SystemExit(f"{path}: {getattr(error, 'strerror', None) or error}") from None
         for number, line in enumerate(lines, 1):
             if not line.strip():
                 continue

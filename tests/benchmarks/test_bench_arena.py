@@ -3,6 +3,7 @@ count together, each game once."""
 
 from __future__ import annotations
 
+import gzip
 import os
 import signal
 import time
@@ -15,15 +16,17 @@ QUICK = ["--game", "palace", "--bots", "basic,random", "--jobs", "1", "--seconds
 
 
 def test_recorded_runs_count_together_each_game_once(tmp_path, capsys) -> None:
-    record = tmp_path / "games.jsonl"
-    for seed in ("a", "a", "b"):
+    record, packed = tmp_path / "games.jsonl", tmp_path / "more.jsonl.gz"
+    for seed in ("a", "a"):
         assert bench_arena.main([*QUICK, "--games", "3", "--seed", seed, "--record", str(record)]) == 0
-    assert len(record.read_text().splitlines()) == 9
+    assert len(record.read_text().splitlines()) == 6
+    assert bench_arena.main([*QUICK, "--games", "3", "--seed", "b", "--record", str(packed)]) == 0
+    assert len(gzip.decompress(packed.read_bytes()).splitlines()) == 3
     capsys.readouterr()
 
-    assert bench_arena.main(["--combine", str(record)]) == 0
+    assert bench_arena.main(["--combine", str(record), str(packed)]) == 0
     out = capsys.readouterr().out
-    assert "6 recorded games from 1 file(s)" in out
+    assert "6 recorded games from 2 file(s)" in out
     rows = {line.split()[0]: line.split() for line in out.splitlines()[3:]}
     assert set(rows) == {"basic", "random"}
     assert int(rows["basic"][1]) == int(rows["random"][1]) == 6
