@@ -12,7 +12,8 @@ seat equally often. Bots: ``random``, ``basic``, ``search`` (``games.engine.bots
 ``flat`` (the flat Monte Carlo baseline: the same budget, each candidate in turn; in Palace with plain
 rollouts, ``shedding_search.plain_rules``: uniform deals, ``basic`` with random moves to the end), in Palace
 ``sweeps`` (``search`` without its endgame planner: ``shedding_search.PLAN``), ``own`` (the search's own
-rollout policy, ``shedding_search.own_action``, as a bot) and, in Palace Poker,
+rollout policy, ``shedding_search.own_action``, as a bot), ``oracle`` (``search`` told every hidden card and the
+stock's order: a cheat, only to bound what reading the hidden cards better could gain) and, in Palace Poker,
 ``heuristic`` (``games.engine.bots.poker_heuristic``). The search bots stop at
 ``--iterations`` rollouts or ``--seconds`` a decision (0: no clock, so the run is reproducible from its
 seed), whichever comes first.
@@ -63,6 +64,7 @@ from games.engine.bots.shedding_search import ShedSearchRules, own_action, plain
 from games.engine.cards import parse_cards
 from games.engine.protocol import Action, LegalAction
 from games.engine.registry import get_game
+from games.engine.shedding.state import PLAY, ShedState
 
 MAX_STEPS = 200_000
 MAX_JOBS = 2
@@ -88,6 +90,8 @@ def make_bot(
         return PointsHeuristicBot()
     if name == "own" and not poker:
         return OwnPolicyBot()
+    if name == "oracle" and not poker:
+        return SearchBot(OracleRules(), seconds=seconds, iterations=iterations)
     if name in ("search", "flat", "sweeps"):
         if poker:
             rules: Any = PokerSearchRules()
@@ -102,6 +106,20 @@ def make_bot(
         cls = FlatMonteCarloBot if name == "flat" else SearchBot
         return cls(rules, seconds=seconds, iterations=iterations)
     raise SystemExit(f"no bot {name!r} for {kind!r}")
+
+
+class OracleRules(ShedSearchRules):
+    """Palace's search rules whose every deal is the real one (``truth``, set by ``play_game`` before each of
+    the bot's decisions): every hidden hand, face-down card and the stock in its order. A cheat for the arena
+    only, to bound how much better the search could do by reading the hidden cards better: the other seats'
+    moves in its rollouts are still the rollout policy's guesses."""
+
+    truth: ShedState | None = None
+
+    def determinize(self, view: Any, rng: Any) -> ShedState:
+        if self.truth is None or self.truth.phase != PLAY:
+            return super().determinize(view, rng)
+        return self.truth
 
 
 class OwnPolicyBot(ShedBasicBot):
@@ -157,6 +175,9 @@ def play_game(task: tuple[int, dict[str, Any]]) -> dict[str, Any]:
         to_act = game.to_act(state)
         seat = to_act[0] if len(to_act) == 1 else rng.choice(to_act)
         view = game.view(state, seat)
+        rules = getattr(bots[seat], "rules", None)
+        if isinstance(rules, OracleRules):
+            rules.truth = state
         started = time.perf_counter()
         body = bots[seat].choose(view, rng)
         times[names[seat]].append(time.perf_counter() - started)

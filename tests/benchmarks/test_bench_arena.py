@@ -5,12 +5,17 @@ from __future__ import annotations
 
 import gzip
 import os
+import random
 import signal
 import time
 
 import pytest
 
 from benchmarks import bench_arena
+from games.engine.bots.search import shuffled, to_action
+from games.engine.bots.shedding_basic import ShedBasicBot
+from games.engine.protocol import Action
+from games.engine.registry import get_game
 
 QUICK = ["--game", "palace", "--bots", "basic,random", "--jobs", "1", "--seconds", "0", "--minutes", "5"]
 
@@ -66,3 +71,32 @@ def test_a_terminated_run_keeps_the_games_that_finished() -> None:
     assert interrupted
     assert [result["index"] for result in results] == seen[:1] == [0]
     assert signal.getsignal(signal.SIGTERM) is before
+
+
+def test_the_oracle_searches_the_real_deal() -> None:
+    config = {
+        "kind": "palace",
+        "bots": ["oracle", "basic", "basic"],
+        "options": {},
+        "seconds": 0,
+        "iterations": 3,
+        "seed": "oracle",
+        "endgame_epsilon": None,
+    }
+    result = bench_arena.play_game((0, config))
+    assert sorted(seat["place"] for seat in result["seats"]) == [1, 2, 3]
+    assert result["times"]["oracle"]
+
+    oracle = bench_arena.make_bot("palace", "oracle", seconds=None, iterations=3)
+    game, rng = get_game("palace"), random.Random("oracle")
+    state = game.new_game({}, 3)
+    while state.phase != bench_arena.PLAY:
+        request = game.chance_request(state)
+        if request is not None:
+            action = Action(type="shuffle", cards=tuple(shuffled(request.cards, rng)))
+        else:
+            seat = game.to_act(state)[0]
+            action = to_action(seat, ShedBasicBot().choose(game.view(state, seat), rng))
+        state, _ = game.apply(state, action)
+    oracle.rules.truth = state
+    assert oracle.rules.determinize(game.view(state, game.to_act(state)[0]), rng) is state
