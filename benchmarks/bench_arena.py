@@ -13,7 +13,9 @@ seat equally often. Bots: ``random``, ``basic``, ``search`` (``games.engine.bots
 rollouts, ``shedding_search.plain_rules``: uniform deals, ``basic`` with random moves to the end), in Palace
 ``sweeps`` (``search`` without its endgame planner: ``shedding_search.PLAN``), ``own`` (the search's own
 rollout policy, ``shedding_search.own_action``, as a bot), ``oracle`` (``search`` told every hidden card and the
-stock's order: a cheat, only to bound what reading the hidden cards better could gain) and, in Palace Poker,
+stock's order: a cheat, only to bound what reading the hidden cards better could gain), ``oracle-exact`` (the
+same cheat whose rollouts also play every seat exactly as ``basic`` does, with no random moves: against
+``basic`` it foresees the other seats' moves) and, in Palace Poker,
 ``heuristic`` (``games.engine.bots.poker_heuristic``). The search bots stop at
 ``--iterations`` rollouts or ``--seconds`` a decision (0: no clock, so the run is reproducible from its
 seed), whichever comes first.
@@ -92,6 +94,8 @@ def make_bot(
         return OwnPolicyBot()
     if name == "oracle" and not poker:
         return SearchBot(OracleRules(), seconds=seconds, iterations=iterations)
+    if name == "oracle-exact" and not poker:
+        return SearchBot(OracleRules(epsilon=0, endgame_epsilon=0), seconds=seconds, iterations=iterations)
     if name in ("search", "flat", "sweeps"):
         if poker:
             rules: Any = PokerSearchRules()
@@ -235,7 +239,7 @@ def report(kind: str, results: list[dict[str, Any]], options: dict[str, Any]) ->
             rows[name]["times"].extend(times)
     label = "mean place" if kind == "palace" else ("points/match" if options.get("points") else "chips/hand")
     lines = [
-        f"{'bot':<10} {'seats':>6} {'wins':>7} {'win rate':>9} {'95% interval':>15} {label:>13} "
+        f"{'bot':<12} {'seats':>6} {'wins':>7} {'win rate':>9} {'95% interval':>15} {label:>13} "
         f"{'decisions':>10} {'p50 ms':>8} {'p99 ms':>8}"
     ]
     for name, row in rows.items():
@@ -243,7 +247,7 @@ def report(kind: str, results: list[dict[str, Any]], options: dict[str, Any]) ->
         mean = sum(row["measure"]) / len(row["measure"])
         p50, p99 = percentile(row["times"], 0.5) * 1000, percentile(row["times"], 0.99) * 1000
         lines.append(
-            f"{name:<10} {row['n']:>6} {row['wins']:>7.1f} {row['wins'] / row['n']:>9.1%} "
+            f"{name:<12} {row['n']:>6} {row['wins']:>7.1f} {row['wins'] / row['n']:>9.1%} "
             f"{f'{low:.1%}-{high:.1%}':>15} {mean:>13.2f} {len(row['times']):>10} {p50:>8.1f} {p99:>8.1f}"
         )
     return lines
