@@ -13,12 +13,12 @@ seat equally often. Bots: ``random``, ``basic``, ``search`` (``games.engine.bots
 rollouts, ``shedding_search.plain_rules``: uniform deals, ``basic`` with random moves to the end), in Palace
 ``sweeps`` (``search`` without its endgame planner: ``shedding_search.PLAN``), ``own`` (the search's own
 rollout policy, ``shedding_search.own_action``, as a bot), ``oracle`` (``search`` told every hidden card and the
-stock's order: a cheat, only to bound what reading the hidden cards better could gain), ``oracle-exact`` (the
-same cheat whose rollouts also play every seat exactly as ``basic`` does, with no random moves: against
-``basic`` it foresees the other seats' moves) and, in Palace Poker,
-``heuristic`` (``games.engine.bots.poker_heuristic``). The search bots stop at
-``--iterations`` rollouts or ``--seconds`` a decision (0: no clock, so the run is reproducible from its
-seed), whichever comes first.
+stock's order), ``hands`` (told the other hands only; the stock and face-down cards dealt at random as ever) and
+``hands-exact`` (``hands`` whose rollouts play every seat as ``basic`` does, no random moves: against ``basic`` it
+foresees the other seats' moves): cheats, only to bound what knowing more could gain (``OracleRules``); in
+Palace Poker ``heuristic`` (``games.engine.bots.poker_heuristic``). The search bots stop at ``--iterations``
+rollouts or ``--seconds`` a decision (0: no clock, so the run is reproducible from its seed), whichever comes
+first.
 
 Each game draws its shuffles and bots' randomness from ``random.Random(f"{seed}:{index}")``; when several
 seats may act at once (Palace's setup and out-of-turn plays) one drawn from it goes first. The run stops
@@ -51,6 +51,7 @@ import sys
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -92,10 +93,10 @@ def make_bot(
         return PointsHeuristicBot()
     if name == "own" and not poker:
         return OwnPolicyBot()
-    if name == "oracle" and not poker:
-        return SearchBot(OracleRules(), seconds=seconds, iterations=iterations)
-    if name == "oracle-exact" and not poker:
-        return SearchBot(OracleRules(epsilon=0, endgame_epsilon=0), seconds=seconds, iterations=iterations)
+    if name in ("oracle", "hands", "hands-exact") and not poker:
+        exact = {"epsilon": 0, "endgame_epsilon": 0} if name == "hands-exact" else {}
+        rules = OracleRules(hands_only=name != "oracle", **exact)
+        return SearchBot(rules, seconds=seconds, iterations=iterations)
     if name in ("search", "flat", "sweeps"):
         if poker:
             rules: Any = PokerSearchRules()
@@ -113,17 +114,29 @@ def make_bot(
 
 
 class OracleRules(ShedSearchRules):
-    """Palace's search rules whose every deal is the real one (``truth``, set by ``play_game`` before each of
-    the bot's decisions): every hidden hand, face-down card and the stock in its order. A cheat for the arena
-    only, to bound how much better the search could do by reading the hidden cards better: the other seats'
-    moves in its rollouts are still the rollout policy's guesses."""
+    """Palace's search rules whose deals are cut from the real state (``truth``, set by ``play_game`` before each
+    of the bot's decisions). A cheat for the arena only, to bound what the search could gain by knowing more.
+    ``hands_only`` false: every deal is the real one (the other hands, every face-down card, the stock in its
+    order); true: the other hands as they are, the stock and every face-down card (the seat's own too) dealt
+    again at random among themselves, as nobody at the table can know them: the most any reading of the other
+    hands could tell. The other seats' moves in the rollouts are the rollout policy's, as the search's."""
 
     truth: ShedState | None = None
 
+    def __init__(self, *, hands_only: bool = False, **options: Any) -> None:
+        super().__init__(**options)
+        self.hands_only = hands_only
+
     def determinize(self, view: Any, rng: Any) -> ShedState:
-        if self.truth is None or self.truth.phase != PLAY:
+        truth = self.truth
+        if truth is None or truth.phase != PLAY:
             return super().determinize(view, rng)
-        return self.truth
+        if not self.hands_only:
+            return truth
+        unseen = shuffled([*truth.stock, *(card for row in truth.face_down for card in row if card is not None)], rng)
+        rest = iter(unseen[len(truth.stock) :])
+        face_down = tuple(tuple(None if card is None else next(rest) for card in row) for row in truth.face_down)
+        return replace(truth, stock=tuple(unseen[: len(truth.stock)]), face_down=face_down)
 
 
 class OwnPolicyBot(ShedBasicBot):

@@ -99,4 +99,19 @@ def test_the_oracle_searches_the_real_deal() -> None:
             action = to_action(seat, ShedBasicBot().choose(game.view(state, seat), rng))
         state, _ = game.apply(state, action)
     oracle.rules.truth = state
-    assert oracle.rules.determinize(game.view(state, game.to_act(state)[0]), rng) is state
+    view = game.view(state, game.to_act(state)[0])
+    assert oracle.rules.determinize(view, rng) is state
+
+    def unseen(deal):
+        return sorted([*deal.stock, *(card for row in deal.face_down for card in row if card is not None)])
+
+    hands = bench_arena.make_bot("palace", "hands", seconds=None, iterations=3)
+    hands.rules.truth = state
+    deals = [hands.rules.determinize(view, rng) for _ in range(5)]
+    for deal in deals:
+        assert deal.hands == state.hands and deal.face_up == state.face_up and deal.pile == state.pile
+        assert unseen(deal) == unseen(state) and len(deal.stock) == len(state.stock)
+        assert [[card is None for card in row] for row in deal.face_down] == [
+            [card is None for card in row] for row in state.face_down
+        ]
+    assert len({(deal.stock, deal.face_down) for deal in deals}) > 1, "the stock and face-down cards are dealt again"
