@@ -55,7 +55,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from benchmarks.harness import machine
+from benchmarks.harness import machine, raise_interrupt
 from games.engine.bots.base import Bot
 from games.engine.bots.poker_basic import PokerBasicBot
 from games.engine.bots.poker_heuristic import PointsHeuristicBot
@@ -277,10 +277,6 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
-def _interrupt(signum: int, frame: Any) -> None:
-    raise KeyboardInterrupt
-
-
 def play_games(
     config: dict[str, Any],
     games: int,
@@ -297,7 +293,7 @@ def play_games(
     pool = multiprocessing.get_context("fork").Pool(jobs, initializer=_ignore_interrupts)
     # SIGINT too, explicitly: a run started in the background by a script inherits SIGINT ignored, and
     # ``kill -INT`` should still end it with a report.
-    previous = {signum: signal.signal(signum, _interrupt) for signum in (signal.SIGINT, signal.SIGTERM)}
+    previous = {signum: signal.signal(signum, raise_interrupt) for signum in (signal.SIGINT, signal.SIGTERM)}
     try:
         for result in pool.imap_unordered(play_game, [(index, config) for index in range(games)]):
             results.append(result)

@@ -69,6 +69,7 @@ from benchmarks.harness import (
     machine,
     migrate,
     percentile,
+    raise_interrupt,
     ratio,
     server_environment,
     with_database,
@@ -467,10 +468,6 @@ SHAPE_NAMES = {
 }
 
 
-def _interrupt(signum: int, frame: Any) -> None:
-    raise KeyboardInterrupt
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--duration", type=float, default=10.0, help="counted seconds per phase (default 10)")
@@ -491,7 +488,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--duration: up to 120 s; --warmup: up to 60 s")
 
     # SIGTERM ends the run through the same clean-up as Ctrl-C.
-    signal.signal(signal.SIGTERM, _interrupt)
+    signal.signal(signal.SIGTERM, raise_interrupt)
     print(f"Machine: {machine()}")
     try:
         admin_url = loopback_url(os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL)

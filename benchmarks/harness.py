@@ -227,6 +227,12 @@ def machine() -> str:
     return f"{os.cpu_count()} CPUs ({model}), Python {platform.python_version()}, load average {load_average()}"
 
 
+def raise_interrupt(signum: int, frame: Any) -> None:
+    """A signal handler (for SIGTERM, or SIGINT where a parent started the run with SIGINT ignored) that stops a
+    benchmark as Ctrl-C does: it raises ``KeyboardInterrupt`` so that the run cleans up and reports what it has."""
+    raise KeyboardInterrupt
+
+
 def guarded(name: str, run: Callable[[], int]) -> int:
     """``run()``'s exit status; a :class:`BenchError` (a run that could not be set up, a server that misbehaved)
     is printed as ``name: error`` on standard error, status 2."""
