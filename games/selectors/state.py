@@ -1,12 +1,14 @@
 """Loading a game's engine state at any version: the latest snapshot plus a replay of the events after it.
 
 States are immutable, so the last state loaded per game is kept in memory and reused when the
-game has not moved, or replayed forward when it has. Snapshots are written by the services every
-``SNAPSHOT_EVERY`` events; deleting them changes nothing but speed.
+game has not moved, or replayed forward when it has; beside it, the game's row as this process last committed it
+(``remembered_game``), for a writer that fences its write on that row's version. Snapshots are written by the
+services every ``SNAPSHOT_EVERY`` events; deleting them changes nothing but speed.
 """
 
 from __future__ import annotations
 
+import copy
 import threading
 from collections import OrderedDict
 from typing import Any
@@ -21,8 +23,9 @@ SNAPSHOT_EVERY = 100
 
 _MEMORY_GAMES = 512
 # Keyed by id, each entry with the game's creation time: an id reused after a deletion or a rolled-back
-# transaction is another game, whose entry does not match.
-_memory: OrderedDict[int, tuple[str, int, Any]] = OrderedDict()
+# transaction is another game, whose entry does not match. The last item: the game's row as this process wrote
+# it at that version (``remember_state(..., written=True)``), or ``None``.
+_memory: OrderedDict[int, tuple[str, int, Any, Game | None]] = OrderedDict()
 _memory_lock = threading.Lock()
 
 
@@ -50,16 +53,35 @@ def remembered_version(game_id: int) -> int | None:
         return None if found is None else found[1]
 
 
-def remember_state(game: Game, version: int, state: Any) -> None:
-    """Keep ``state`` (after ``version`` events of ``game``) in the per-process cache."""
+def remember_state(game: Game, version: int, state: Any, *, written: bool = False) -> None:
+    """Keep ``state`` (after ``version`` events of ``game``) in the per-process cache; ``written``: ``game`` is the
+    row this process has just committed at ``version`` (as ``games.services.log`` locked and wrote it, with its
+    seats), kept beside the state for ``remembered_game``."""
     created = game.created.isoformat()
     with _memory_lock:
         current = _memory.get(game.pk)
         if current is None or current[0] != created or current[1] <= version:
-            _memory[game.pk] = (created, version, state)
+            if written and game.version == version:
+                row: Game | None = copy.copy(game)
+            else:
+                same = current is not None and current[0] == created and current[1] == version
+                row = current[3] if same and current is not None else None
+            _memory[game.pk] = (created, version, state, row)
             _memory.move_to_end(game.pk)
         while len(_memory) > _MEMORY_GAMES:
             _memory.popitem(last=False)
+
+
+def remembered_game(game_id: int, version: int) -> tuple[Game, Any] | None:
+    """A copy of game ``game_id``'s row as this process last committed it, and its state, if both are at
+    ``version``; else ``None``. The row may have changed since in the database: a writer that uses it fences its
+    write on the version and status it holds (``games.services.log.append_unlocked``)."""
+    with _memory_lock:
+        found = _memory.get(game_id)
+        if found is None or found[1] != version or found[3] is None:
+            return None
+        _memory.move_to_end(game_id)
+        return copy.copy(found[3]), found[2]
 
 
 def catch_up(game: Game, known: int, payloads: list[dict[str, Any]]) -> bool:

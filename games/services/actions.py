@@ -11,11 +11,12 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 
 from games.engine.cards import parse_cards
+from games.engine.errors import EngineError
 from games.engine.protocol import Action
-from games.models import Game, GameStatus, IdempotencyKey, IdempotencyStatus
+from games.models import Event, Game, GameStatus, IdempotencyKey, IdempotencyStatus
 from games.selectors.read_models import event_json
-from games.selectors.state import engine_of, game_state
-from games.services.log import append_action, game_lock, seat_bots, seat_of
+from games.selectors.state import engine_of, game_state, remembered_game
+from games.services.log import append_action, append_unlocked, game_lock, seat_bots, seat_of
 from palace_api.errors import ConflictError, ErrorCode, ForbiddenError, NotFoundError, UnprocessableError
 
 
@@ -54,12 +55,20 @@ def action_submit(
     """Apply the caller's decision in ``game_id`` and the shuffles it makes due, atomically.
 
     Without ``expected_version`` the version read when the request began is expected, so a request
-    that raced another for the same decision gets a conflict rather than a decision it never saw.
+    that raced another for the same decision gets a conflict rather than a decision it never saw. With it, a
+    process that committed that version itself writes without the row lock, fenced on the version
+    (``_submit_unlocked``); every other case, and every refusal, goes through the lock.
     Raises ``NotFoundError("game_not_found")``, ``ConflictError`` (``version_conflict`` with
     ``current_version``, ``game_not_started``, ``game_finished``, ``game_cancelled``), ``ForbiddenError``
     (``not_seated``, ``not_your_turn``, ``seat_played_by_bot``: handed to the bot after ``max_timeouts``)
     and ``EngineError`` for an illegal action (400).
     """
+    if expected_version is not None:
+        done = _submit_unlocked(
+            user=user, game_id=game_id, version=expected_version, type=type, cards=cards, target=target, amount=amount
+        )
+        if done is not None:
+            return done
     seen = None
     if expected_version is None:
         seen = Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
@@ -80,14 +89,53 @@ def action_submit(
             amount=amount,
         )
         new_state, rows = append_action(game, state, action)
-        # As the caller's view shows them: a seat that may play out of turn is known to itself alone.
-        view = engine.view(new_state, seat)
-        return ActionResult(
-            version=game.version,
-            events=[event_json(row, seat) for row in rows],
-            to_act=list(view["to_act"]),
-            legal_actions=list(view["legal_actions"]),
-        )
+        return action_result(game, seat, new_state, rows)
+
+
+def _submit_unlocked(
+    *,
+    user: AbstractBaseUser,
+    game_id: int,
+    version: int,
+    type: str,
+    cards: list[str] | None,
+    target: int | None,
+    amount: int | None,
+) -> ActionResult | None:
+    """``action_submit`` without the lock, when this process committed ``version`` of the game itself and holds it
+    (``games.services.log.append_unlocked``: the write commits only if the game is still at ``version``). ``None``
+    when it does not apply or anything is amiss (another version, a refusal, an illegal action): the locked path
+    then decides, and gives the one answer it always gives."""
+    remembered = remembered_game(game_id, version)
+    if remembered is None:
+        return None
+    game, state = remembered
+    if game.status != GameStatus.ACTIVE:
+        return None
+    seat = seat_of(game, user)
+    if seat is None or seat_bots(game).get(seat) or seat not in engine_of(game).to_act(state):
+        return None
+    try:
+        action = Action(type=type, seat=seat, cards=parse_cards(cards or []), target=target, amount=amount)
+        appended = append_unlocked(game, state, action)
+    except (EngineError, UnprocessableError):
+        return None
+    if appended is None:
+        return None
+    return action_result(game, seat, *appended)
+
+
+def action_result(game: Game, seat: int, state: Any, rows: list[Event]) -> ActionResult:
+    """What ``seat``'s accepted decision answers: ``game``'s new version, ``rows`` (the log entries written) and
+    ``state`` (the state after them) as that seat sees them."""
+    # As the caller's view shows them: a seat that may play out of turn is known to itself alone.
+    view = engine_of(game).view(state, seat)
+    return ActionResult(
+        version=game.version,
+        events=[event_json(row, seat) for row in rows],
+        to_act=list(view["to_act"]),
+        legal_actions=list(view["legal_actions"]),
+    )
 
 
 def _acting_seat(game: Game, user: AbstractBaseUser, wanted: int | None) -> int:

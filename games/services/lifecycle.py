@@ -9,9 +9,8 @@ from django.db import transaction
 
 from games.engine.protocol import Action
 from games.models import Event, Game, GameStatus, Seat
-from games.selectors.read_models import event_json
-from games.selectors.state import engine_of, game_state
-from games.services.actions import ActionResult
+from games.selectors.state import game_state
+from games.services.actions import ActionResult, action_result
 from games.services.log import append_action, append_rows, game_lock, seat_of
 from palace_api.errors import ConflictError, ErrorCode, ForbiddenError, NotFoundError
 
@@ -46,13 +45,7 @@ def game_resign(*, user: AbstractBaseUser, game_id: int) -> ActionResult:
         raise ConflictError(ErrorCode.GAME_NOT_STARTED, "the game waits for players: leave your seat instead")
     state = game_state(game)
     new_state, rows = append_action(game, state, Action(type="resign", seat=seat))
-    view = engine_of(game).view(new_state, seat)
-    return ActionResult(
-        version=game.version,
-        events=[event_json(row, seat) for row in rows],
-        to_act=list(view["to_act"]),
-        legal_actions=list(view["legal_actions"]),
-    )
+    return action_result(game, seat, new_state, rows)
 
 
 def _waiting_game(game_id: int, *, creator: AbstractBaseUser | None = None) -> Game:

@@ -69,6 +69,49 @@ def append_action(game: Game, state: Any, action: Action | None) -> tuple[Any, l
     ``UnprocessableError("invalid_prearranged_shuffle")``, ``ConflictError("version_conflict")``.
     Returns the new state and the rows written.
     """
+    state, rows, before = _plan(game, state, action)
+    if not _write(game, state, rows, before=before, fenced=False):
+        raise ConflictError(ErrorCode.VERSION_CONFLICT, "another request changed this game first")
+    return state, rows
+
+
+def append_unlocked(game: Game, state: Any, action: Action) -> tuple[Any, list[Event]] | None:
+    """``append_action`` without the row lock, on PostgreSQL, when ``game`` and ``state`` are this process's memory
+    of the game at its last commit here (``games.selectors.state.remembered_game``): the write is one statement that
+    inserts and updates nothing unless the game's row still has the version and status ``game`` holds, so it commits
+    exactly what the locked path would have, or nothing. Seats change only with a new version, so the fence covers
+    them too; whether a seated player wants the game's news is read again by the statement.
+
+    A shuffle the action makes due is drawn as under the lock: a prearranged order, or the seeds the game and its
+    seats logged (which never change once seated), or fresh ones that nobody sees unless the write commits.
+    Returns ``None`` (nothing written) when the fence fails and when the action needs what the locked path does
+    alone: the end of the match, a snapshot, another database than PostgreSQL. Raises ``EngineError`` for an action
+    the rules refuse and ``UnprocessableError("invalid_prearranged_shuffle")`` (nothing written).
+    """
+    if not is_postgresql():
+        return None
+    state, rows, before = _plan(game, state, action)
+    engine = engine_of(game)
+    if engine.is_over(state) or game.version // SNAPSHOT_EVERY < rows[-1].seq // SNAPSHOT_EVERY:
+        return None
+    if not _write(game, state, rows, before=before, fenced=True):
+        return None
+    return state, rows
+
+
+class _Before:
+    """What the state the rows were applied to said (see ``_write``): ``to_act``, ``due_to_act``, and the seats due
+    after the rows, each with the row that made its decision due (``None``: due since before them)."""
+
+    __slots__ = ("acting", "due", "since")
+
+    def __init__(self, acting: set[int], due: set[int], since: dict[int, int | None]) -> None:
+        self.acting, self.due, self.since = acting, due, since
+
+
+def _plan(game: Game, state: Any, action: Action | None) -> tuple[Any, list[Event], _Before]:
+    """The state after ``action`` and the shuffles it makes due, the rows to write, and what ``_write`` needs of
+    the state before. Raises what ``append_action`` raises."""
     engine = engine_of(game)
     acting_before = set(engine.to_act(state))
     due_before = set(engine.due_to_act(state))
@@ -87,8 +130,7 @@ def append_action(game: Game, state: Any, action: Action | None) -> tuple[Any, l
         seq += 1
         rows.append(_row(game, seq, shuffle, events))
         since = since_after(since, due=engine.due_to_act(state), decided=None, version=seq)
-    _write(game, state, rows, acting_before=acting_before, due_before=due_before, since=since)
-    return state, rows
+    return state, rows, _Before(acting_before, due_before, since)
 
 
 def append_rows(game: Game, rows: list[Event]) -> None:
@@ -181,60 +223,66 @@ def _views_changed(game: Game) -> None:
     views_changed_after_commit(game_id=game.pk, players=[player_id for player_id, _ in _seats(game).values()])
 
 
-def _write(
-    game: Game,
-    state: Any,
-    rows: list[Event],
-    *,
-    acting_before: set[int],
-    due_before: set[int],
-    since: dict[int, int | None],
-) -> None:
-    """Insert ``rows`` and update the projections to ``state``.
+def _write(game: Game, state: Any, rows: list[Event], *, before: _Before, fenced: bool) -> bool:
+    """Insert ``rows`` and update the projections to ``state``; return whether it did.
 
-    ``acting_before``: ``to_act`` of the state the rows were applied to, which is what ``Seat.to_act``
+    ``before.acting``: ``to_act`` of the state the rows were applied to, which is what ``Seat.to_act``
     holds: every append to a started match comes here, and a waiting game's seats hold ``False``, as
-    the new game's ``to_act`` (empty while the first shuffle is due) says. ``due_before``: ``due_to_act``
-    of that state, the seats whose ``Seat.due_since`` is set. ``since``: the seats due after the rows, each
+    the new game's ``to_act`` (empty while the first shuffle is due) says. ``before.due``: ``due_to_act``
+    of that state, the seats whose ``Seat.due_since`` is set. ``before.since``: the seats due after the rows, each
     with the row that made its decision due, or ``None`` for one whose decision is due since before them
     (``games.selectors.due``). The seats are written only when one of the two changes. The deadline is
     counted from the last row's time, as ``games.selectors.due`` counts it when it reads the past.
-    On PostgreSQL all of it is one statement (``games.services.statements.write_append``).
+    On PostgreSQL all of it is one statement (``games.services.statements.write_append``), which writes nothing
+    unless the game's row still has the version and status ``game`` held (always so under the lock; ``fenced``:
+    ``game`` is not locked, and its news flag is taken from the statement). Returns ``False`` only then.
     """
     engine = engine_of(game)
-    before = game.version
+    version_before, status_before = game.version, game.status
     to_act = set(engine.to_act(state))
     over = engine.is_over(state)
     finishing = over and game.status != GameStatus.FINISHED
     acting = [bot for number, bot in seat_bots(game).items() if number in to_act]
-    humans_due = any(not bot for number, bot in seat_bots(game).items() if number in since)
-    seats = _seats_change(to_act=to_act, acting_before=acting_before, since=since, due_before=due_before)
+    humans_due = any(not bot for number, bot in seat_bots(game).items() if number in before.since)
+    seats = _seats_change(to_act=to_act, acting_before=before.acting, since=before.since, due_before=before.due)
     game.status = GameStatus.FINISHED if over else GameStatus.ACTIVE
     if is_postgresql():
         now = timezone.now()
         game.deadline = deadline_after(now, game.turn_timeout) if humans_due else None
         game.version = rows[-1].seq if rows else game.version
         try:
-            statements.write_append(game, rows, now=now, seats=seats)
+            news = statements.write_append(
+                game,
+                rows,
+                now=now,
+                seats=seats,
+                version_before=version_before,
+                status_before=status_before if fenced else None,
+            )
         except IntegrityError as error:
             raise ConflictError(ErrorCode.VERSION_CONFLICT, "another request changed this game first") from error
+        if news is None:
+            return False
+        if fenced:
+            game._news = news  # type: ignore[attr-defined]
     else:
         _insert(game, rows)
         moment = rows[-1].created if rows else timezone.now()
         game.deadline = deadline_after(moment, game.turn_timeout) if humans_due else None
         game.save(update_fields=["version", "status", "deadline", "updated"])
         _seats_write(game, seats)
-    if game.version // SNAPSHOT_EVERY > before // SNAPSHOT_EVERY:
+    if game.version // SNAPSHOT_EVERY > version_before // SNAPSHOT_EVERY:
         Snapshot.objects.create(game=game, version=game.version, state=engine.state_to_json(state))
     if finishing:
         game_finished(game)
     _after_write(game, state, bots_to_act=[bot for bot in acting if bot])
+    return True
 
 
 def _after_write(game: Game, state: Any, *, bots_to_act: list[str]) -> None:
     """What a commit of ``_write`` owes: the state remembered, the streams' announce, the view versions, the tasks."""
     version = game.version
-    transaction.on_commit(lambda: remember_state(game, version, state))
+    transaction.on_commit(lambda: remember_state(game, version, state, written=True))
     _announce(game)
     _views_changed(game)
     after_commit(

@@ -1,12 +1,14 @@
 """The write path's two hot statements as fixed SQL on PostgreSQL (``games.services.log`` uses them there).
 
-Each decision is one read under the row lock and one write before the commit:
+Each decision is one read under the row lock and one write before the commit, or, when this process committed the
+game's last version itself and still holds it, the write alone (``games.services.log.append_unlocked``):
 
 - ``lock_read``: the game's row, locked (``FOR UPDATE OF``), with its seats and the log entries this process's
   remembered state of the game lacks (``games.selectors.state.remembered_version``), in one statement;
 - ``write_append``: the new log entries inserted, the game's row and its seats' projections (``Seat.to_act``,
-  ``Seat.due_since``) updated, in one statement (data-modifying ``WITH`` clauses, which PostgreSQL runs to
-  completion whether or not the outer query reads them, all in the caller's transaction).
+  ``Seat.due_since``) updated, if the game's row still has the version and status the writer read, in one
+  statement (data-modifying ``WITH`` clauses, which PostgreSQL runs to completion whether or not the outer query
+  reads them, all in the caller's transaction, or in the statement's own).
 
 Why fixed SQL: with the ORM an action was the lock, an events read when another process made the previous move,
 an INSERT and two UPDATEs, each a round trip and the ORM's query building, which was the largest single part of
@@ -41,14 +43,19 @@ FROM games_game g WHERE g.id = %(game)s FOR UPDATE OF g
 
 # Seat.due_since: the version that made each newly due seat's decision due; kept for a seat due since before;
 # NULL for the others (``games.services.log._write``). The seats are written only when ``%(seats)s``.
-WRITE_SQL = """WITH inserted AS (
+# Nothing is written unless the game's row still has the version the writer read (always so under the row lock),
+# and the status, when given: the whole guard of a writer without the lock (``games.services.log.append_unlocked``).
+# An UPDATE that waited for another writer's lock checks its WHERE again on the row that writer committed.
+WRITE_SQL = """WITH moved AS (
+  UPDATE games_game SET version = %(version)s, status = %(status)s, deadline = %(deadline)s, updated = %(now)s
+  WHERE id = %(game)s AND version = %(version_before)s
+    AND (%(status_before)s::text IS NULL OR status = %(status_before)s) RETURNING id
+), inserted AS (
   INSERT INTO games_event (game_id, seq, kind, actor, payload, created)
   SELECT %(game)s, r.seq, r.kind, r.actor, r.payload, %(now)s
   FROM jsonb_to_recordset(%(rows)s::jsonb) AS r(seq integer, kind text, actor integer, payload jsonb)
+  WHERE EXISTS (SELECT 1 FROM moved)
   RETURNING id, seq
-), moved AS (
-  UPDATE games_game SET version = %(version)s, status = %(status)s, deadline = %(deadline)s, updated = %(now)s
-  WHERE id = %(game)s RETURNING id
 ), seated AS (
   UPDATE games_seat SET
     to_act = (number = ANY(%(to_act)s::integer[])),
@@ -57,8 +64,11 @@ WRITE_SQL = """WITH inserted AS (
         THEN (%(versions)s::integer[])[array_position(%(started)s::integer[], number::integer)]
       WHEN number = ANY(%(kept)s::integer[]) THEN due_since
     END
-  WHERE game_id = %(game)s AND %(seats)s RETURNING id
-) SELECT seq, id FROM inserted"""
+  WHERE game_id = %(game)s AND %(seats)s AND EXISTS (SELECT 1 FROM moved) RETURNING id
+) SELECT i.seq, i.id,
+  EXISTS (SELECT 1 FROM games_seat s LEFT JOIN players_player p ON p.user_id = s.player_id
+          WHERE s.game_id = m.id AND s.player_id IS NOT NULL AND (p.id IS NULL OR p.news_wanted)) AS news
+FROM moved m LEFT JOIN inserted i ON true"""
 
 
 def lock_read(game_id: int, known: int | None) -> tuple[Game, list[dict[str, Any]] | None] | None:
@@ -89,12 +99,18 @@ def write_append(
     *,
     now: datetime,
     seats: tuple[set[int], dict[int, int], set[int]] | None,
-) -> None:
+    version_before: int,
+    status_before: str | None,
+) -> bool | None:
     """Insert ``rows`` (``created``: ``now``; their ``pk`` set), and write ``game``'s ``version``, ``status``,
     ``deadline`` and ``updated`` (``now``), and, when ``seats`` is given, every seat's ``to_act`` and ``due_since``:
     ``seats`` = (the seats that may act, {seat: the version its decision is due since, for those newly due}, the
-    seats due since before, which keep theirs), in one statement. Raises ``IntegrityError`` when a row's
-    ``(game, seq)`` exists (the caller's transaction is then aborted)."""
+    seats due since before, which keep theirs), in one statement, if the game's row still has ``version_before``
+    and ``status_before`` (``None``: any status; the caller holds the row's lock).
+
+    Returns ``None`` when it has not (nothing written), else whether a seated player wants the game's news (as
+    ``lock_read`` reads it). Raises ``IntegrityError`` when a row's ``(game, seq)`` exists (the caller's
+    transaction, or the statement alone outside one, is then rolled back)."""
     to_act, started, kept = seats or (set(), {}, set())
     params: dict[str, Any] = {
         "game": game.pk,
@@ -105,6 +121,8 @@ def write_append(
         "version": game.version,
         "status": game.status,
         "deadline": game.deadline,
+        "version_before": version_before,
+        "status_before": status_before,
         "seats": seats is not None,
         "to_act": sorted(to_act),
         "started": list(started),
@@ -113,8 +131,12 @@ def write_append(
     }
     with connection.cursor() as cursor:
         cursor.execute(WRITE_SQL, params)
-        ids = dict(cursor.fetchall())
+        found = cursor.fetchall()
+    if not found:
+        return None
+    ids = {seq: pk for seq, pk, _ in found if seq is not None}
     for row in rows:
         row.created = now
         row.pk = ids[row.seq]
     game.updated = now
+    return bool(found[0][2])

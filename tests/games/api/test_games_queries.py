@@ -55,7 +55,7 @@ def test_an_action_locks_the_game_and_reads_its_seats_in_one_query(table):
         # inserted, the game's projections and the seats' to_act (games/services/statements.py).
         assert len(sql) == 2, sql
         assert "FOR UPDATE OF g" in sql[0]
-        assert sql[1].startswith("WITH inserted AS (") and "UPDATE games_game" in sql[1], sql[1]
+        assert sql[1].startswith("WITH moved AS (") and "INSERT INTO games_event" in sql[1], sql[1]
         return
     # The game (locked) with its seats; the events; the game's projections; the seats' to_act. The token was
     # remembered from the view before.

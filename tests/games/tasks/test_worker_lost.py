@@ -220,15 +220,15 @@ def test_a_bot_task_killed_mid_move_is_redelivered_and_its_move_is_logged_once(
             assert "pg_advisory_lock_shared" in query, query
             assert len(bot_decisions(game, version)) == 1, "the move is committed before the kill"
         else:
-            # The ORM's UPDATE, or on PostgreSQL the one statement that inserts the log entries and updates the game
-            # (games/services/statements.py).
-            assert query.startswith(('UPDATE "games_game"', "WITH inserted AS (")), query
-            wrote_the_log = observer.execute(
-                "SELECT 1 FROM pg_locks WHERE pid = %s AND relation = 'games_event'::regclass"
-                " AND mode = 'RowExclusiveLock' AND granted",
+            # On PostgreSQL the one statement that updates the game and inserts the log entries
+            # (games/services/statements.py), sent inside the transaction that locked the game's row.
+            assert query.startswith("WITH moved AS ("), query
+            holds_the_game = observer.execute(
+                "SELECT 1 FROM pg_locks WHERE pid = %s AND relation = 'games_game'::regclass"
+                " AND mode = 'RowShareLock' AND granted",
                 [stuck],
             ).fetchone()
-            assert wrote_the_log, "the task has inserted its decision into the log, uncommitted, before the kill"
+            assert holds_the_game, "the task locked the game's row and sent its write, uncommitted, before the kill"
             assert Game.objects.get(pk=game.pk).version == version
 
         # 2. SIGKILL the pool process that runs it.
