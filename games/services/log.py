@@ -48,6 +48,7 @@ def _shuffle_for(game: Game, request: Any) -> Action:
     seeds: dict[int, str] | None = getattr(game, "_seeds", None)
     if seeds is None or len(seeds) < game.seat_count:
         seeds = dict(Seat.objects.filter(game=game).order_by().values_list("number", "seed"))
+        game._seeds = seeds  # type: ignore[attr-defined]  # kept with the row this process remembers
     players = [seeds.get(number) or None for number in range(game.seat_count)]
     return fair_shuffle(request, game=str(game.pk), players=players, master=game.seed_master or None)
 

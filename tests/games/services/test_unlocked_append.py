@@ -73,6 +73,27 @@ def test_the_next_decision_is_one_fenced_statement_and_writes_what_a_replay_read
     assert [table.view(seat) for seat in (0, 1)] == served
 
 
+def test_from_the_start_every_decision_and_every_new_deal_is_one_statement(
+    players, auth_client, django_capture_on_commit_callbacks
+):
+    """Given a match this process started (the last seat taken here, before every seat's seed was read with the
+    lock), when both seats stay through three hands (each hand's end draws the next deal's shuffle from the seats'
+    seeds), then on PostgreSQL each decision is one statement. (The match's last decision takes the locked path.)"""
+    clients = [auth_client(token) for _, token in players]
+    with django_capture_on_commit_callbacks(execute=True):
+        table = create_table(clients[0], clients, options={**HEADS_UP, "max_hands": 10})
+    counts, deals = [], 0
+    for _ in range(6):
+        seat = due(table)
+        with CaptureQueriesContext(connection) as captured, django_capture_on_commit_callbacks(execute=True):
+            answer = table.act(seat, "stay").json()
+        deals += any(event["kind"] == "shuffle" for event in answer["events"])
+        counts.append(len(statements(captured)))
+    assert deals >= 2, "the decisions must end hands"
+    if connection.vendor == POSTGRESQL:
+        assert counts == [1] * 6, counts
+
+
 def test_a_stale_memory_writes_nothing_and_the_conflict_names_the_current_version(
     table, django_capture_on_commit_callbacks
 ):
