@@ -73,8 +73,14 @@ def test_a_poker_match_against_a_bot_shows_each_hand_end_and_the_results(server,
     finished = lambda: page.get_attribute("#table", "data-status") == "finished"  # noqa: E731
     _play_until(page, lambda: bool(page.query_selector("#hand-end[data-hand='2'][open]")) or finished())
     if not finished():
-        page.click("#next-hand")
-        page.wait_for_selector("#hand-end[data-hand='2']:not([open])")
+        try:
+            page.click("#next-hand", timeout=10_000)
+        except PlaywrightError:
+            # The bot's decisions can end hand 3, and with it the match (3 hands), between the check and the click:
+            # the finished table has no "Next hand" (seen once in CI, 2026-11-27).
+            assert finished(), '"Next hand" went away while the match goes on'
+        else:
+            page.wait_for_selector("#hand-end[data-hand='2']:not([open]), #table[data-status=finished]")
 
     # The match ends after hand 3: the results, with what to do next.
     _play_until(page, lambda: page.get_attribute("#table", "data-status") == "finished")
