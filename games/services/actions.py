@@ -117,9 +117,9 @@ def _submit_unlocked(
         return None
     try:
         action = Action(type=type, seat=seat, cards=parse_cards(cards or []), target=target, amount=amount)
-        appended = append_unlocked(game, state, action)
-    except (EngineError, UnprocessableError):
+    except EngineError:
         return None
+    appended = append_unlocked(game, state, action)
     if appended is None:
         return None
     return action_result(game, seat, *appended)

@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from games.engine.cards import parse_cards
 from games.engine.chance import fair_shuffle, sample_shuffle
+from games.engine.errors import EngineError
 from games.engine.protocol import Action
 from games.engine.protocol import Event as EngineEvent
 from games.models import Event, Game, GameStatus, Seat, Snapshot
@@ -85,13 +86,16 @@ def append_unlocked(game: Game, state: Any, action: Action) -> tuple[Any, list[E
 
     A shuffle the action makes due is drawn as under the lock: a prearranged order, or the seeds the game and its
     seats logged (which never change once seated), or fresh ones that nobody sees unless the write commits.
-    Returns ``None`` (nothing written) when the fence fails and when the action needs what the locked path does
-    alone: the end of the match, a snapshot, another database than PostgreSQL. Raises ``EngineError`` for an action
-    the rules refuse and ``UnprocessableError("invalid_prearranged_shuffle")`` (nothing written).
+    Returns ``None`` (nothing written) when the fence fails, when the rules refuse the action or a prearranged
+    shuffle does not fit, and when the action needs what the locked path does alone: the end of the match, a
+    snapshot, another database than PostgreSQL. Raises only what the write raises once it is sent.
     """
     if not is_postgresql():
         return None
-    state, rows, before = _plan(game, state, action)
+    try:
+        state, rows, before = _plan(game, state, action)
+    except (EngineError, UnprocessableError):
+        return None  # the locked path gives the refusal, after the checks it makes first
     engine = engine_of(game)
     if engine.is_over(state) or game.version // SNAPSHOT_EVERY < rows[-1].seq // SNAPSHOT_EVERY:
         return None
