@@ -7,7 +7,7 @@ an ``IntegrityError`` there becomes a ``ConflictError`` and nothing is written.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db import IntegrityError, transaction
 from django.db.models import Case, F, PositiveIntegerField, Q, Value, When
@@ -104,14 +104,13 @@ def append_unlocked(game: Game, state: Any, action: Action) -> tuple[Any, list[E
     return state, rows
 
 
-class _Before:
+class _Before(NamedTuple):
     """What the state the rows were applied to said (see ``_write``): ``to_act``, ``due_to_act``, and the seats due
     after the rows, each with the row that made its decision due (``None``: due since before them)."""
 
-    __slots__ = ("acting", "due", "since")
-
-    def __init__(self, acting: set[int], due: set[int], since: dict[int, int | None]) -> None:
-        self.acting, self.due, self.since = acting, due, since
+    acting: set[int]
+    due: set[int]
+    since: dict[int, int | None]
 
 
 def _plan(game: Game, state: Any, action: Action | None) -> tuple[Any, list[Event], _Before]:

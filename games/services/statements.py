@@ -27,26 +27,30 @@ from django.db import connection
 from games.models import Event, Game
 from games.selectors.statements import json_value, tail_payloads
 
+# Whether a seated player wants the news of the game aliased ``g`` (``players.models.Player.news_wanted``; a user
+# without a Player does): read with the lock, or by a write without it.
+NEWS_SQL = """EXISTS (SELECT 1 FROM games_seat s LEFT JOIN players_player p ON p.user_id = s.player_id
+          WHERE s.game_id = g.id AND s.player_id IS NOT NULL AND (p.id IS NULL OR p.news_wanted))"""
+
 # The tables are Game's, Seat's and Event's (tests/games/api/test_games_queries.py runs these statements).
-LOCK_SQL = """
+LOCK_SQL = f"""
 SELECT g.*,
   (SELECT json_agg(json_build_array(s.number, s.player_id, s.bot, s.seed))
    FROM games_seat s WHERE s.game_id = g.id) AS seats_json,
-  EXISTS (SELECT 1 FROM games_seat s LEFT JOIN players_player p ON p.user_id = s.player_id
-          WHERE s.game_id = g.id AND s.player_id IS NOT NULL AND (p.id IS NULL OR p.news_wanted)) AS news,
+  {NEWS_SQL} AS news,
   CASE WHEN %(known)s >= 0 AND g.version > %(known)s AND g.version - %(known)s <= 100 THEN
     (SELECT json_agg(e.payload ORDER BY e.seq) FROM games_event e
      WHERE e.game_id = g.id AND e.seq > %(known)s AND e.seq <= g.version)
   END AS tail
 FROM games_game g WHERE g.id = %(game)s FOR UPDATE OF g
-"""
+"""  # noqa: S608 - made of this module's constants alone
 
 # Seat.due_since: the version that made each newly due seat's decision due; kept for a seat due since before;
 # NULL for the others (``games.services.log._write``). The seats are written only when ``%(seats)s``.
 # Nothing is written unless the game's row still has the version the writer read (always so under the row lock),
 # and the status, when given: the whole guard of a writer without the lock (``games.services.log.append_unlocked``).
 # An UPDATE that waited for another writer's lock checks its WHERE again on the row that writer committed.
-WRITE_SQL = """WITH moved AS (
+WRITE_SQL = f"""WITH moved AS (
   UPDATE games_game SET version = %(version)s, status = %(status)s, deadline = %(deadline)s, updated = %(now)s
   WHERE id = %(game)s AND version = %(version_before)s
     AND (%(status_before)s::text IS NULL OR status = %(status_before)s) RETURNING id
@@ -66,9 +70,8 @@ WRITE_SQL = """WITH moved AS (
     END
   WHERE game_id = %(game)s AND %(seats)s AND EXISTS (SELECT 1 FROM moved) RETURNING id
 ) SELECT i.seq, i.id,
-  EXISTS (SELECT 1 FROM games_seat s LEFT JOIN players_player p ON p.user_id = s.player_id
-          WHERE s.game_id = m.id AND s.player_id IS NOT NULL AND (p.id IS NULL OR p.news_wanted)) AS news
-FROM moved m LEFT JOIN inserted i ON true"""
+  CASE WHEN %(status_before)s::text IS NOT NULL THEN {NEWS_SQL} END AS news
+FROM moved g LEFT JOIN inserted i ON true"""  # noqa: S608 - made of this module's constants alone
 
 
 def lock_read(game_id: int, known: int | None) -> tuple[Game, list[dict[str, Any]] | None] | None:
@@ -109,8 +112,9 @@ def write_append(
     and ``status_before`` (``None``: any status; the caller holds the row's lock).
 
     Returns ``None`` when it has not (nothing written), else whether a seated player wants the game's news (as
-    ``lock_read`` reads it). Raises ``IntegrityError`` when a row's ``(game, seq)`` exists (the caller's
-    transaction, or the statement alone outside one, is then rolled back)."""
+    ``lock_read`` reads it; read only when ``status_before`` is given, else ``False``). Raises ``IntegrityError``
+    when a row's ``(game, seq)`` exists (the caller's transaction, or the statement alone outside one, is then
+    rolled back)."""
     to_act, started, kept = seats or (set(), {}, set())
     params: dict[str, Any] = {
         "game": game.pk,
