@@ -1,8 +1,57 @@
-"""Post-processing of the OpenAPI schema (drf-spectacular's POSTPROCESSING_HOOKS)."""
+"""The OpenAPI schema: the view that serves it (``SchemaView``) and its post-processing (drf-spectacular's
+POSTPROCESSING_HOOKS)."""
 
 from __future__ import annotations
 
+import threading
 from typing import Any
+
+from django.core.signals import setting_changed
+from django.dispatch import receiver
+from django.utils import translation
+from drf_spectacular.views import SpectacularAPIView
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+_documents: dict[tuple[str | None, str | None], dict[str, Any]] = {}
+_documents_lock = threading.Lock()
+
+
+class SchemaView(SpectacularAPIView):
+    """``GET /api/schema/``: drf-spectacular's view, with the document generated once per process.
+
+    Generating it walks every view and serializer of the API (about 4 s of CPU here), and it depends on the code
+    and the settings alone: it is generated without the request, as ``manage.py spectacular`` does, so every
+    caller, anonymous or staff, reads the same document (``public`` as drf-spectacular's default). Kept per API
+    version and language until a setting changes (tests) or the process ends (a deploy starts new ones); YAML or
+    JSON is still chosen per request by content negotiation. A request that finds no document generates it, one
+    at a time, so a burst of first readers costs one generation.
+    """
+
+    def _get_schema_response(self, request: Request) -> Response:
+        version = self.api_version or request.version or self._get_version_parameter(request)
+        key = (version, translation.get_language())
+        document = _documents.get(key)
+        if document is None:
+            with _documents_lock:
+                document = _documents.get(key)
+                if document is None:
+                    generator = self.generator_class(urlconf=self.urlconf, api_version=version, patterns=self.patterns)
+                    document = _documents[key] = generator.get_schema(request=None, public=self.serve_public)
+        filename = self._get_filename(request, version)
+        return Response(data=document, headers={"Content-Disposition": f'inline; filename="{filename}"'})
+
+
+SCHEMA_SETTINGS = frozenset(
+    {"SPECTACULAR_SETTINGS", "REST_FRAMEWORK", "ROOT_URLCONF", "INSTALLED_APPS", "LANGUAGE_CODE", "LANGUAGES"}
+)
+"""The settings the document is made from: a test that changes one gets a new document when it asks."""
+
+
+@receiver(setting_changed)
+def _forget_documents(*, setting: str, **kwargs: Any) -> None:
+    if setting in SCHEMA_SETTINGS:
+        _documents.clear()
 
 
 def token_schemes_either(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:

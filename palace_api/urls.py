@@ -2,9 +2,10 @@ from csp.constants import SELF
 from csp.decorators import csp_replace
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
+from drf_spectacular.views import SpectacularRedocView, SpectacularSwaggerSplitView
 
 from palace_api.middleware import LIBRARY_STYLES
+from palace_api.schema import SchemaView
 
 # Redoc adds <style> elements as it draws, some before it could be given a nonce (palace_api/middleware.py), and
 # searches in a worker it makes from a blob: URL. Its scripts come from the project alone, as everywhere.
@@ -20,7 +21,7 @@ urlpatterns = [
     path("api/v1/", include("chat.api.urls")),
     path("", include("notifications.urls")),
     path("", include("ratings.urls")),
-    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/schema/", SchemaView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="docs"),
     path("api/redoc/", csp_replace(REDOC_POLICY)(SpectacularRedocView.as_view(url_name="schema")), name="redoc"),
     # The browser pages (web/): lobby at /, tables under /games/.

@@ -1,6 +1,7 @@
 """Shared test fixtures. pytest-django reads DJANGO_SETTINGS_MODULE from pyproject.toml.
 
-Sections: the cache and HTTP clients; players and tokens; throttling. Add a section per area below them.
+Sections: the OpenAPI schema; the cache and HTTP clients; players and tokens; throttling. Add a section per area
+below them.
 
     def test_something(api_client, auth_client, make_player):
         alice, alice_token = make_player("alice")
@@ -13,13 +14,16 @@ function-scoped fixtures around @given tests).
 from __future__ import annotations
 
 import itertools
+import json
 import uuid
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.core.cache import cache
+from django.core.management import call_command
 from rest_framework.test import APIClient
 from rest_framework.throttling import SimpleRateThrottle
 
@@ -39,6 +43,25 @@ def pytest_configure(config: pytest.Config) -> None:
     if database["ENGINE"].endswith("postgresql"):
         options = database.setdefault("OPTIONS", {})
         options["options"] = f"{options.get('options', '')} -c synchronous_commit=off".strip()
+
+
+# --- the OpenAPI schema ---
+
+
+@pytest.fixture(scope="session")
+def openapi_text(tmp_path_factory) -> str:
+    """The OpenAPI schema as JSON text, made once per test process by ``manage.py spectacular --validate
+    --fail-on-warn`` (valid OpenAPI, and not one warning from drf-spectacular). Generating it takes seconds;
+    ``/api/schema/`` serves the same document (tests/test_project.py)."""
+    path = tmp_path_factory.mktemp("openapi") / "schema.json"
+    call_command("spectacular", "--validate", "--fail-on-warn", "--format", "openapi-json", "--file", str(path))
+    return path.read_text()
+
+
+@pytest.fixture
+def openapi(openapi_text) -> dict[str, Any]:
+    """The OpenAPI schema (``openapi_text``), a copy of its own for each test to read or change."""
+    return json.loads(openapi_text)
 
 
 # --- the cache and HTTP clients ---

@@ -7,7 +7,9 @@ import uuid
 from pathlib import Path
 
 import pytest
+import yaml
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ImproperlyConfigured
 from django.core.management import call_command
 from django.db import connection
@@ -189,10 +191,17 @@ def test_broker_round_trips_a_message() -> None:
             queue.close()
 
 
-def test_openapi_schema_is_served(client) -> None:
+def test_openapi_schema_is_served(client, db, openapi) -> None:
+    """``/api/schema/`` serves the document ``manage.py spectacular`` writes, as JSON or YAML, the same to
+    everyone (palace_api.schema.SchemaView keeps it per process)."""
     response = client.get("/api/schema/", HTTP_ACCEPT="application/json")
     assert response.status_code == 200
     assert response.json()["info"]["title"] == "Palace API"
+    assert response.json() == openapi
+    as_yaml = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi")
+    assert as_yaml.status_code == 200 and yaml.load(as_yaml.content, Loader=yaml.CSafeLoader) == openapi
+    client.force_login(get_user_model().objects.create_user("schema-staff", is_staff=True))
+    assert client.get("/api/schema/", HTTP_ACCEPT="application/json").json() == openapi
 
 
 def test_api_docs_page_is_served(client) -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from drf_spectacular.generators import SchemaGenerator
 
 from games.bot_levels import BOT_LEVELS, SEARCH_MS
 from games.selectors.read_models import game_get
@@ -33,9 +32,8 @@ def test_the_table_page_offers_each_level_with_its_sentence_and_seats_a_search_b
     assert [seat.bot for seat in game_get(game_id).seats.order_by("number")] == ["", "search"]
 
 
-def test_the_schema_describes_the_bot_levels_and_their_time_per_move():
-    schema = SchemaGenerator().get_schema(request=None, public=True)
-    bot = schema["components"]["schemas"]["SeatInput"]["properties"]["bot"]
+def test_the_schema_describes_the_bot_levels_and_their_time_per_move(openapi):
+    bot = openapi["components"]["schemas"]["SeatInput"]["properties"]["bot"]
     assert set(bot["enum"]) >= {"random", "basic", "search"}
     for name, text in BOT_LEVELS.items():
         assert f"`{name}`: {text}" in bot["description"]

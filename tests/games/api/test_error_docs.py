@@ -5,10 +5,7 @@ operation (issue 22: 406, 503, the session's CSRF 403) are documented exactly wh
 
 from __future__ import annotations
 
-import json
-
 import pytest
-from django.core.management import call_command
 from rest_framework.test import APIClient
 
 from tests.games.api.helpers import (
@@ -31,12 +28,10 @@ GENERIC = {
 }
 
 
-@pytest.fixture(scope="module")
-def schema(tmp_path_factory) -> dict:
-    """The schema /api/schema/ serves, as JSON."""
-    path = tmp_path_factory.mktemp("schema") / "schema.json"
-    call_command("spectacular", "--format", "openapi-json", "--file", str(path))
-    return json.loads(path.read_text())
+@pytest.fixture
+def schema(openapi) -> dict:
+    """The schema /api/schema/ serves (tests/conftest.py ``openapi_text``)."""
+    return openapi
 
 
 def every_operation(schema: dict) -> list[tuple[str, str, dict]]:

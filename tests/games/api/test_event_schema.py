@@ -32,8 +32,6 @@ from typing import Any
 
 import pytest
 from django.utils import timezone
-from drf_spectacular.generators import SchemaGenerator
-from drf_spectacular.renderers import OpenApiJsonRenderer
 from jsonschema.exceptions import best_match
 from openapi_schema_validator import OAS30Validator, oas30_format_checker
 from rest_framework.test import APIClient
@@ -129,10 +127,9 @@ def check(validator: Any, instance: Any, where: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def contract() -> Contract:
-    """The schema as ``/api/schema/?format=json`` serves it."""
-    generated = SchemaGenerator().get_schema(request=None, public=True)
-    return Contract(json.loads(OpenApiJsonRenderer().render(generated)))
+def contract(openapi_text) -> Contract:
+    """The schema as ``/api/schema/?format=json`` serves it (tests/conftest.py ``openapi_text``)."""
+    return Contract(json.loads(openapi_text))
 
 
 # --- random games on the engine ---

@@ -141,8 +141,9 @@ def world(make_player, make_staff, throttle_rates, monkeypatch) -> dict[str, Any
 
 
 @pytest.fixture
-def served_schema(world) -> dict[str, Any]:
-    return APIClient().get("/api/schema/", {"format": "json"}).json()
+def served_schema(openapi) -> dict[str, Any]:
+    """The document ``/api/schema/`` serves (tests/test_project.py ``test_openapi_schema_is_served``)."""
+    return openapi
 
 
 def _request(world: dict[str, Any], item: Input, *, bad: str | None, header: tuple[str, str] | None = None) -> Any:

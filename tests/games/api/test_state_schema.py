@@ -14,8 +14,6 @@ import json
 from typing import Any
 
 import pytest
-from drf_spectacular.generators import SchemaGenerator
-from drf_spectacular.renderers import OpenApiJsonRenderer
 from openapi_schema_validator import OAS30Validator, oas30_format_checker
 
 from games.engine.protocol import SPECTATOR, STAFF
@@ -57,10 +55,9 @@ def served_validator(schema: dict[str, Any], name: str = "GameState") -> Any:
 
 
 @pytest.fixture(scope="module")
-def contract() -> Contract:
-    """The schema as ``/api/schema/?format=json`` serves it."""
-    generated = SchemaGenerator().get_schema(request=None, public=True)
-    return Contract(json.loads(OpenApiJsonRenderer().render(generated)))
+def contract(openapi_text) -> Contract:
+    """The schema as ``/api/schema/?format=json`` serves it (tests/conftest.py ``openapi_text``)."""
+    return Contract(json.loads(openapi_text))
 
 
 def views_checked(scenarios: list[Scenario], validator: Any) -> int:
