@@ -32,7 +32,7 @@ EXPORT_MAX_GAMES = 10_000
 """The most games one NDJSON export sends (``max``); the default is ``EXPORT_DEFAULT_GAMES``."""
 EXPORT_DEFAULT_GAMES = 1_000
 ROWS_PER_READ = 2_000
-"""Log entries read per query while a game is exported: memory stays bounded by this, not by the log."""
+"""Log entries read per query while a game is exported: no single query's answer grows with the log."""
 
 
 def _rows(game: Game) -> Iterator[Event]:
@@ -106,9 +106,14 @@ def game_export(game: Game, user: AbstractBaseUser | AnonymousUser) -> dict[str,
     ``deals``: per deal ``deal``, ``scheme``, ``commitment``, ``players``, ``drawn``, ``committed_at`` (seq),
     ``server_seed``, ``salt`` and ``revealed_at`` (``None`` until revealed to the caller)."""
     viewer: Viewer = viewer_for(game, user)
-    staff_entries = [event_json(row, STAFF) for row in _rows(game)]
+    rows = list(_rows(game))
+    # The whole log is read as staff see it only where it may be the answer: for staff, or once the match is
+    # over (whether every seed is revealed then decides); a player's export of a running game never needs it.
+    staff_entries = (
+        [event_json(row, STAFF) for row in rows] if viewer == STAFF or game.status == GameStatus.FINISHED else []
+    )
     complete = viewer == STAFF or _all_revealed(game, staff_entries)
-    entries = staff_entries if complete else [event_json(row, viewer) for row in _rows(game)]
+    entries = staff_entries if complete else [event_json(row, viewer) for row in rows]
     return {
         "format": FORMAT,
         "id": game.pk,
