@@ -55,7 +55,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from benchmarks.harness import machine, raise_interrupt
+from benchmarks.harness import machine, percentile, raise_interrupt
 from games.engine.bots.base import Bot
 from games.engine.bots.poker_basic import PokerBasicBot
 from games.engine.bots.poker_heuristic import PointsHeuristicBot
@@ -228,14 +228,6 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
     return (max(0.0, centre - half), min(1.0, centre + half))
-
-
-def percentile(values: list[float], q: float) -> float:
-    """The ``q`` quantile (nearest rank) of ``values``; 0 for none."""
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
 
 
 def report(kind: str, results: list[dict[str, Any]], options: dict[str, Any]) -> list[str]:

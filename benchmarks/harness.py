@@ -8,6 +8,7 @@ baseline measured in the same run, and prints the load average beside its figure
 
 from __future__ import annotations
 
+import math
 import os
 import platform
 import random
@@ -184,11 +185,12 @@ def choose_action(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 
 
 def percentile(values: list[float], q: float) -> float:
-    """The ``q`` quantile (0..1) by the nearest-rank method; NaN for no values."""
+    """The ``q`` quantile (0..1) by the nearest-rank method (the smallest value with at least ``q`` of the values at
+    or below it: rank ``ceil(q * n)``); NaN for no values. Every benchmark's percentiles come from here."""
     if not values:
         return float("nan")
     ordered = sorted(values)
-    index = max(0, min(len(ordered) - 1, int(q * len(ordered) + 0.5) - 1))
+    index = max(0, min(len(ordered) - 1, math.ceil(q * len(ordered)) - 1))
     return ordered[index]
 
 
