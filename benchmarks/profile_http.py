@@ -11,6 +11,8 @@ One bounded run: a fresh database (dropped at the end), migrated; one heads-up P
 timeout (as people's games have: each human decision then schedules one), played by one client loop (a GET as
 the seat expected to act, then the POST, as ``bench_http``'s clients do) for ``--actions`` actions timed, then
 as many under the profiler. It prints the GET's and POST's median milliseconds, the SQL queries of each, the
+median of the ceiling's request (``bench_http``'s ``POST /bare/``, served by the same settings in the same
+process: what Django, DRF and the token check cost before any server), the
 share of the profiled time spent in each part of the path (token check, ORM query building, the database
 driver, publishing to Celery, the live streams' announce, the rules engine, rendering), and the functions with
 the most time of their own. Exit 0, or 2 if the run could not be set up.
@@ -54,9 +56,10 @@ OPTIONS = {
     "max_hands": 10**6,
     "small_bet": 5,
     "big_bet": 10,
-    "turn_timeout": 60,
 }
-"""``turn_timeout``: a minute a decision: each human decision schedules a countdown (none fires: no worker runs)."""
+TURN_TIMEOUT = 60
+"""``--turn-timeout``'s default: a minute a decision, so each human decision schedules a countdown (none fires: no
+worker runs); ``0`` plays without one, as ``bench_http``'s matches do."""
 
 PARTS: dict[str, tuple[str, str]] = {
     "token check (players.auth)": ("players/auth.py", "authenticate"),
@@ -80,8 +83,9 @@ def make_client(token: str) -> Any:
     return Client(HTTP_AUTHORIZATION=f"Token {token}")
 
 
-def new_match(clients: list[Any]) -> int:
-    body = {"kind": "palace-poker", "seats": 2, "options": OPTIONS}
+def new_match(clients: list[Any], turn_timeout: int = TURN_TIMEOUT) -> int:
+    options = {**OPTIONS, "turn_timeout": turn_timeout} if turn_timeout else OPTIONS
+    body = {"kind": "palace-poker", "seats": 2, "options": options}
     created = clients[0].post("/api/v1/games/", body, "application/json")
     if created.status_code != 201:
         raise BenchError(f"create a game: {created.status_code} {created.content[:300]!r}")
@@ -118,6 +122,18 @@ def play(clients: list[Any], game_id: int, actions: int, rng: random.Random) -> 
     return times
 
 
+def bare(client: Any, requests: int) -> list[float]:
+    """``requests`` of the ceiling's ``POST /bare/`` (token check, JSON body, one row inserted); their seconds."""
+    seconds = []
+    for number in range(requests):
+        start = time.perf_counter()
+        answer = client.post("/bare/", {"number": number}, "application/json")
+        seconds.append(time.perf_counter() - start)
+        if answer.status_code != 201:
+            raise BenchError(f"POST /bare/: {answer.status_code} {answer.content[:300]!r}")
+    return seconds
+
+
 def shares(profile: cProfile.Profile, top: int) -> tuple[float, dict[str, float], str]:
     """The profiled seconds, each part's seconds, and the ``top`` functions by own time (text)."""
     stats = pstats.Stats(profile)
@@ -140,6 +156,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--top", type=int, default=25, help="functions to list by own time")
     parser.add_argument("--dump", type=Path, help="also write the profile there (pstats' format)")
     parser.add_argument(
+        "--turn-timeout",
+        type=int,
+        default=TURN_TIMEOUT,
+        help="seconds a decision (default %(default)s); 0: none, as bench_http's matches",
+    )
+    parser.add_argument(
         "--cache",
         choices=("redis", "local"),
         default="redis",
@@ -160,7 +182,9 @@ def run(args: argparse.Namespace) -> int:
     name = f"palace_bench_profile_{os.getpid()}"
     broker = redis.Redis.from_url(broker_url)
     with tempfile.TemporaryDirectory() as tmp, fresh_database(admin_url, name):
-        env = server_environment(with_database(admin_url, name, "conn_max_age=600"), "palace_api.settings", Path(tmp))
+        # The product's settings plus the ceiling's ``POST /bare/`` (benchmarks.bare), as bench_http serves it.
+        settings = "benchmarks.bare.settings"
+        env = server_environment(with_database(admin_url, name, "conn_max_age=600"), settings, Path(tmp))
         env.update({"CELERY_BROKER_URL": broker_url, "STREAMS_REDIS_URL": broker_url})
         if args.cache == "redis":
             env["CACHE_URL"] = broker_url
@@ -183,10 +207,13 @@ def run(args: argparse.Namespace) -> int:
             ]
             clients = [make_client(token) for token in tokens]
             rng = random.Random(SEED)
-            play(clients, new_match(clients), 20, rng)  # warm-up: imports, connections, caches
-            timed = play(clients, new_match(clients), args.actions, rng)
+            timeout = args.turn_timeout
+            play(clients, new_match(clients, timeout), 20, rng)  # warm-up: imports, connections, caches
+            bare(clients[0], 20)
+            timed = play(clients, new_match(clients, timeout), args.actions, rng)
+            timed["bare"] = bare(clients[0], args.actions)
             profile = cProfile.Profile()
-            game_id = new_match(clients)
+            game_id = new_match(clients, timeout)
             profile.enable()
             play(clients, game_id, args.actions, rng)
             profile.disable()
@@ -205,6 +232,11 @@ def report(timed: dict[str, list[float]], profile: cProfile.Profile, actions: in
         f"({statistics.mean(timed['GET queries']):.1f} queries), POST median "
         f"{statistics.median(timed['POST']) * 1000:.2f} ms ({statistics.mean(timed['POST queries']):.1f} queries); "
         f"load average {load_average()}"
+    )
+    get, post, ceiling = (statistics.median(timed[key]) * 1000 for key in ("GET", "POST", "bare"))
+    print(
+        f"The ceiling's request (POST /bare/) in the same process: median {ceiling:.2f} ms. An action's GET and POST "
+        f"together: {get + post:.2f} ms, {(get + post) / ceiling:.1f}x it; the POST alone {post / ceiling:.1f}x."
     )
     total, parts, listing = shares(profile, top)
     print(f"\nUnder the profiler ({total:.2f} s for {actions} actions, {total / actions * 1000:.2f} ms each):")
