@@ -132,7 +132,9 @@ def test_before_the_end_a_players_export_holds_no_seed() -> None:
     """Mid-match: the player's and a spectator's exports hold no server seed or salt, the seeds' actions are
     stripped, shuffles are counted, not listed; staff's export holds them all. (Which cards each viewer's export
     may show is audited with every other read in tests/games/selectors/test_redaction.py.)"""
-    game, human = play("palace-poker", {"max_hands": 3}, 3, "expmid", stop_at=12)
+    # Ten hands: each takes two decisions at least (two folds), so twelve decisions cannot end the match, whatever
+    # the deals (three hands sometimes ended within twelve, and the game was no longer mid-match).
+    game, human = play("palace-poker", {"max_hands": 10}, 3, "expmid", stop_at=12)
     assert game.status == "active"
     staff = game_export(game, staff_user())
     secrets = {deal["server_seed"] for deal in staff["deals"]} | {deal["salt"] for deal in staff["deals"]}
