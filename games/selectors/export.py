@@ -72,12 +72,17 @@ def _deals(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return list(deals.values())
 
 
-def _all_revealed(game: Game, staff_entries: list[dict[str, Any]]) -> bool:
-    """Whether the match is over and every deal's seeds are public (then nothing in its log is secret)."""
-    if game.status != GameStatus.FINISHED:
-        return False
-    deals = _deals(staff_entries)
-    return bool(deals) and all(deal["revealed_at"] is not None for deal in deals)
+def _whole_log(game: Game, viewer: Viewer, rows: list[Event]) -> list[dict[str, Any]] | None:
+    """The log as staff see it, if ``viewer``'s export holds it whole: staff's, or anyone's once the match is over
+    and every deal's seeds are public (then nothing in it is secret); else ``None``, and for a running game the
+    log is never redacted for staff at all."""
+    if viewer != STAFF and game.status != GameStatus.FINISHED:
+        return None
+    entries = [event_json(row, STAFF) for row in rows]
+    if viewer == STAFF:
+        return entries
+    deals = _deals(entries)
+    return entries if deals and all(deal["revealed_at"] is not None for deal in deals) else None
 
 
 def _result(entries: list[dict[str, Any]]) -> dict[str, Any] | None:
@@ -107,13 +112,9 @@ def game_export(game: Game, user: AbstractBaseUser | AnonymousUser) -> dict[str,
     ``server_seed``, ``salt`` and ``revealed_at`` (``None`` until revealed to the caller)."""
     viewer: Viewer = viewer_for(game, user)
     rows = list(_rows(game))
-    # The whole log is read as staff see it only where it may be the answer: for staff, or once the match is
-    # over (whether every seed is revealed then decides); a player's export of a running game never needs it.
-    staff_entries = (
-        [event_json(row, STAFF) for row in rows] if viewer == STAFF or game.status == GameStatus.FINISHED else []
-    )
-    complete = viewer == STAFF or _all_revealed(game, staff_entries)
-    entries = staff_entries if complete else [event_json(row, viewer) for row in rows]
+    whole = _whole_log(game, viewer, rows)
+    complete = whole is not None
+    entries = whole if whole is not None else [event_json(row, viewer) for row in rows]
     return {
         "format": FORMAT,
         "id": game.pk,

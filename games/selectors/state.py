@@ -63,9 +63,10 @@ def remember_state(game: Game, version: int, state: Any, *, written: bool = Fals
         if current is None or current[0] != created or current[1] <= version:
             if written and game.version == version:
                 row: Game | None = copy.copy(game)
+            elif current is not None and current[0] == created and current[1] == version:
+                row = current[3]
             else:
-                same = current is not None and current[0] == created and current[1] == version
-                row = current[3] if same and current is not None else None
+                row = None
             _memory[game.pk] = (created, version, state, row)
             _memory.move_to_end(game.pk)
         while len(_memory) > _MEMORY_GAMES:

@@ -246,8 +246,9 @@ def _write(game: Game, state: Any, rows: list[Event], *, before: _Before, fenced
     to_act = set(engine.to_act(state))
     over = engine.is_over(state)
     finishing = over and game.status != GameStatus.FINISHED
-    acting = [bot for number, bot in seat_bots(game).items() if number in to_act]
-    humans_due = any(not bot for number, bot in seat_bots(game).items() if number in before.since)
+    bots = seat_bots(game)
+    acting = [bot for number, bot in bots.items() if number in to_act]
+    humans_due = any(not bot for number, bot in bots.items() if number in before.since)
     seats = _seats_change(to_act=to_act, acting_before=before.acting, since=before.since, due_before=before.due)
     game.status = GameStatus.FINISHED if over else GameStatus.ACTIVE
     if is_postgresql():
