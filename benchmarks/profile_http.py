@@ -64,13 +64,12 @@ worker runs); ``0`` plays without one, as ``bench_http``'s matches do."""
 PARTS: dict[str, tuple[str, str]] = {
     "token check (players.auth)": ("players/auth.py", "authenticate"),
     "publish to Celery (outbox.broker.publish)": ("outbox/broker.py", "publish"),
-    "live streams' announce (fanout)": ("games/services/fanout.py", "announce"),
     "ORM query building (SQLCompiler.as_sql)": ("django/db/models/sql/compiler.py", "as_sql"),
     "database driver (psycopg execute)": ("psycopg/cursor.py", "execute"),
     "rules engine (games.engine, own time)": ("games/engine/", ""),
     "rendering (DRF's JSON renderer)": ("rest_framework/renderers.py", "render"),
     "view versions read (the cache)": ("games/selectors/versions.py", "_token"),
-    "view versions renewed (the cache)": ("games/services/versions.py", "views_changed"),
+    "view versions renewed, streams told (one trip)": ("games/services/versions.py", "changed"),
 }
 """A part of the path: the cumulative time of the function ``name`` of a file whose path contains the first
 string; with no name, the own time of every function in those files. Parts overlap (the driver's time is in the

@@ -9,12 +9,16 @@ options shares one ``RedisCacheClient``, whose connection pools and ``redis.Redi
 process (redis-py's clients and pools are safe to share between threads).
 
 ``palace_api.env.read_cache`` puts it in place of Django's backend when ``CACHE_URL`` names Redis.
+
+It can also publish on its own connection (``set_many_and_publish``): a write that renews the view versions and
+tells the live streams (``games.services.versions.views_changed``) then costs one round trip to Redis, not two.
 """
 
 from __future__ import annotations
 
 import threading
 from typing import Any
+from urllib.parse import urlsplit
 
 from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
 from django.core.cache.backends.redis import RedisCacheClient
@@ -59,3 +63,33 @@ class RedisCache(DjangoRedisCache):
             if client is None:
                 client = _clients[key] = SharedClient(self._servers, **self._options)
         return client
+
+    def reaches(self, url: str | None) -> bool:
+        """Whether a PUBLISH on this cache's connection reaches the subscribers of the Redis server at ``url``: its
+        server to write to is that one (``redis_server``). Pub/sub channels belong to the server, not to one of its
+        databases, so the two URLs' database numbers may differ. ``False`` for ``None`` and when the cache has
+        options of its own (they could name a password or a TLS setting the URL does not show)."""
+        if not url or self._options:
+            return False
+        return redis_server(self._servers[0]) == redis_server(url)
+
+    def set_many_and_publish(self, data: dict[str, Any], timeout: float, *, channel: str, message: str) -> None:
+        """``set_many(data, timeout)`` (``timeout``: seconds), then a PUBLISH of ``message`` on ``channel``, in one
+        transaction (MULTI/EXEC) sent in one round trip: the keys are written before any subscriber hears the
+        message. Raises what redis-py raises; then nothing, or not all of it, may have been done."""
+        keys = {self.make_and_validate_key(key): value for key, value in data.items()}
+        client = self._cache.get_client(write=True)
+        pipeline = client.pipeline()
+        pipeline.mset({key: self._cache._serializer.dumps(value) for key, value in keys.items()})
+        for key in keys:
+            pipeline.expire(key, self.get_backend_timeout(timeout))
+        pipeline.publish(channel, message)
+        pipeline.execute()
+
+
+def redis_server(url: str) -> tuple[Any, ...]:
+    """What names a Redis server in ``url`` (``redis://``, ``rediss://`` or ``unix://``): the scheme, the host and
+    port (6379 if none) or the socket's path, the user and the password. The database number is not part of it."""
+    parts = urlsplit(url)
+    place = (parts.path,) if parts.scheme == "unix" else ((parts.hostname or "").lower(), parts.port or 6379)
+    return (parts.scheme, *place, parts.username, parts.password)

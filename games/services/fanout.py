@@ -18,6 +18,8 @@ from typing import Any
 
 from django.conf import settings
 
+from palace_api.cache import RedisCache
+
 CHANNEL = "palace:games"
 """The pub/sub channel. Message: JSON ``{"game": id, "version": n, "players": [user ids seated]}``."""
 
@@ -43,21 +45,40 @@ def _redis(url: str) -> Any:
         return _client
 
 
+def message(*, game_id: int, version: int, players: Iterable[int | None]) -> str:
+    """The pub/sub message that ``game_id`` reached ``version`` (see ``CHANNEL``)."""
+    return json.dumps({"game": game_id, "version": version, "players": sorted({p for p in players if p})})
+
+
+def reached_by(cache: Any) -> bool:
+    """Whether ``cache`` may publish this process's announces itself (``games.services.versions.changed``: one
+    round trip for the view versions and the announce): live streams use Redis, which has not failed in the last
+    ``QUIET_AFTER_ERROR`` seconds, and ``cache`` is the project's Redis cache on the same server
+    (``palace_api.cache.RedisCache.reaches``; docker-compose.yml's shape)."""
+    url = settings.STREAMS_REDIS_URL
+    return bool(url) and time.monotonic() >= _quiet_until and isinstance(cache, RedisCache) and cache.reaches(url)
+
+
+def rest() -> None:
+    """After an announce failed (the caller logs it): none is tried for ``QUIET_AFTER_ERROR`` seconds, so a dead
+    Redis costs a request one timeout, not one per commit."""
+    global _quiet_until
+    _quiet_until = time.monotonic() + QUIET_AFTER_ERROR
+
+
 def announce(*, game_id: int, version: int, players: Iterable[int | None]) -> bool:
     """Publish that ``game_id`` reached ``version``; ``players``: the user ids seated (``None`` for bots).
 
     Returns whether a message was sent. Never raises: no Redis configured, Redis quiet after a recent error, or
     any Redis error (logged) returns ``False``.
     """
-    global _quiet_until
     url = settings.STREAMS_REDIS_URL
     if not url or time.monotonic() < _quiet_until:
         return False
-    message = json.dumps({"game": game_id, "version": version, "players": sorted({p for p in players if p})})
     try:
-        _redis(url).publish(CHANNEL, message)
+        _redis(url).publish(CHANNEL, message(game_id=game_id, version=version, players=players))
     except Exception:  # any Redis or socket error: the commit it follows must stand
-        _quiet_until = time.monotonic() + QUIET_AFTER_ERROR
         logger.warning("could not announce game %s v%s to live streams", game_id, version, exc_info=True)
+        rest()
         return False
     return True

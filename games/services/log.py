@@ -24,8 +24,8 @@ from games.selectors.state import SNAPSHOT_EVERY, catch_up, engine_of, remember_
 from games.selectors.statements import is_postgresql
 from games.services import statements
 from games.services.finish_hooks import game_finished
-from games.services.scheduling import after_commit, announce_after_commit
-from games.services.versions import views_changed_after_commit
+from games.services.scheduling import after_commit
+from games.services.versions import changed_after_commit
 from palace_api.errors import ConflictError, ErrorCode, UnprocessableError
 
 
@@ -141,8 +141,7 @@ def append_rows(game: Game, rows: list[Event]) -> None:
     """Insert rows that are not engine actions (seats taken) and move the version on."""
     _insert(game, rows)
     game.save(update_fields=["version", "updated"])
-    _announce(game)
-    _views_changed(game)
+    _changed(game)
 
 
 def _insert(game: Game, rows: list[Event]) -> None:
@@ -217,14 +216,11 @@ def seat_of(game: Game, user: Any) -> int | None:
     return next((number for number, (player_id, _) in _seats(game).items() if player_id == user.pk), None)
 
 
-def _announce(game: Game) -> None:
+def _changed(game: Game) -> None:
+    # Every append comes through here: on commit the game's viewers and its seated players' turns get new tags,
+    # and the live streams hear of the new version.
     players = [player_id for player_id, _ in _seats(game).values()]
-    announce_after_commit(game_id=game.pk, version=game.version, players=players)
-
-
-def _views_changed(game: Game) -> None:
-    # Every append comes through here: the game's viewers and its seated players' turns get new tags on commit.
-    views_changed_after_commit(game_id=game.pk, players=[player_id for player_id, _ in _seats(game).values()])
+    changed_after_commit(game_id=game.pk, version=game.version, players=players)
 
 
 def _write(game: Game, state: Any, rows: list[Event], *, before: _Before, fenced: bool) -> bool:
@@ -285,11 +281,11 @@ def _write(game: Game, state: Any, rows: list[Event], *, before: _Before, fenced
 
 
 def _after_write(game: Game, state: Any, *, bots_to_act: list[str]) -> None:
-    """What a commit of ``_write`` owes: the state remembered, the streams' announce, the view versions, the tasks."""
+    """What a commit of ``_write`` owes: the state remembered, the view versions and the streams' announce, the
+    tasks."""
     version = game.version
     transaction.on_commit(lambda: remember_state(game, version, state, written=True))
-    _announce(game)
-    _views_changed(game)
+    _changed(game)
     after_commit(
         game_id=game.pk,
         version=version,

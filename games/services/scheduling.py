@@ -12,10 +12,7 @@ it. So a broker error after a commit is logged and the request that committed st
 
 from __future__ import annotations
 
-from django.db import transaction
-
 from games.bot_levels import SLOW_BOTS
-from games.services import fanout
 from outbox.broker import countdown_fits, publish, send_after_commit
 
 BOT_MOVE = "games.tasks.bot_move"
@@ -70,12 +67,3 @@ def changed_relay(*, game_id: int, version: int, countdown: float | None) -> Non
     publish(GAME_CHANGED, args=[game_id, version])
     if countdown is not None:
         publish(APPLY_TIMEOUT, args=[game_id, version], countdown=countdown)
-
-
-def announce_after_commit(*, game_id: int, version: int, players: list[int | None]) -> None:
-    """Tell open live streams, once the transaction commits, that ``game_id`` reached ``version``
-    (``games.services.fanout``; nothing is sent without Redis). ``robust``: an error is logged, never raised."""
-    transaction.on_commit(
-        lambda: fanout.announce(game_id=game_id, version=version, players=players),
-        robust=True,
-    )

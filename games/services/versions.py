@@ -1,4 +1,5 @@
-"""Replacing the view versions' tokens (``games.selectors.versions``) once a write commits.
+"""Replacing the view versions' tokens (``games.selectors.versions``) once a write commits, and telling the live
+streams (``games.services.fanout``).
 
 Called by the one write path (``games.services.log``) for every append: actions, chance, seats taken and left,
 timeouts, seats handed to a bot, resignations, cancellations. Each names the game and the players seated, whose
@@ -13,31 +14,54 @@ from collections.abc import Iterable
 from django.db import transaction
 
 from games.selectors.versions import TOKEN_TTL, game_key, new_token, turns_key, versions_cache
+from games.services import fanout
 
 logger = logging.getLogger(__name__)
 
 
-def views_changed(*, game_id: int, players: Iterable[int | None]) -> bool:
+def views_changed(*, game_id: int, players: Iterable[int | None], publish: tuple[str, str] | None = None) -> bool:
     """Give game ``game_id`` and each of ``players`` (user ids; ``None`` for a bot seat, skipped) a new token,
     in one cache round trip. Returns whether it did: ``False`` without a shared cache or on a cache error
-    (logged, never raised: the commit it follows stands, and ``TOKEN_TTL`` bounds how long a tag stays stale)."""
+    (logged, never raised: the commit it follows stands, and ``TOKEN_TTL`` bounds how long a tag stays stale).
+    ``publish``: (channel, message) to PUBLISH after the tokens in the same round trip; the cache must be
+    ``palace_api.cache.RedisCache`` (``changed`` checks); ``False`` then means neither may have been done."""
     cache = versions_cache()
     if cache is None:
         return False
     token = new_token()
     keys = [game_key(game_id), *(turns_key(player) for player in sorted({p for p in players if p}))]
     try:
-        cache.set_many(dict.fromkeys(keys, token), timeout=TOKEN_TTL)
+        if publish is None:
+            cache.set_many(dict.fromkeys(keys, token), timeout=TOKEN_TTL)
+        else:
+            cache.set_many_and_publish(dict.fromkeys(keys, token), TOKEN_TTL, channel=publish[0], message=publish[1])
     except Exception:  # any cache or socket error: the request that committed must still succeed
         logger.warning("view versions: could not renew the tokens of game %s", game_id, exc_info=True)
         return False
     return True
 
 
-def views_changed_after_commit(*, game_id: int, players: Iterable[int | None]) -> None:
-    """``views_changed`` once the caller's transaction commits (at once outside one); nothing if it rolls back.
+def changed(*, game_id: int, version: int, players: Iterable[int | None]) -> None:
+    """What each commit of game ``game_id`` (now at ``version``) owes Redis, in this order: new tokens for the game
+    and ``players`` (``views_changed``), then the live streams' announce (``games.services.fanout``), so that
+    whoever hears the announce and asks again gets the new tags. One round trip when the shared cache can publish
+    to the streams' Redis server (``fanout.reached_by``), else one each. Never raises; each failure is logged."""
+    players = list(players)
+    cache = versions_cache()
+    if fanout.reached_by(cache):
+        publish = (fanout.CHANNEL, fanout.message(game_id=game_id, version=version, players=players))
+        if not views_changed(game_id=game_id, players=players, publish=publish):  # logged there
+            logger.warning("could not announce game %s v%s to live streams", game_id, version)
+            fanout.rest()
+        return
+    views_changed(game_id=game_id, players=players)
+    fanout.announce(game_id=game_id, version=version, players=players)
+
+
+def changed_after_commit(*, game_id: int, version: int, players: Iterable[int | None]) -> None:
+    """``changed`` once the caller's transaction commits (at once outside one); nothing if it rolls back.
 
     After the commit, never before: a reader that took the old token may read the database before the commit, and
-    the new token is what makes the tag it handed out stale."""
+    the new token is what makes the tag it handed out stale; a stream that hears the announce reads the log."""
     players = list(players)
-    transaction.on_commit(lambda: views_changed(game_id=game_id, players=players), robust=True)
+    transaction.on_commit(lambda: changed(game_id=game_id, version=version, players=players), robust=True)
