@@ -59,11 +59,13 @@ def reached_by(cache: Any) -> bool:
     return bool(url) and time.monotonic() >= _quiet_until and isinstance(cache, RedisCache) and cache.reaches(url)
 
 
-def rest() -> None:
-    """After an announce failed (the caller logs it): none is tried for ``QUIET_AFTER_ERROR`` seconds, so a dead
-    Redis costs a request one timeout, not one per commit."""
+def failed(game_id: int, version: int, *, exc_info: bool = False) -> None:
+    """After the announce of ``game_id`` at ``version`` failed: logged, and none is tried for ``QUIET_AFTER_ERROR``
+    seconds, so a dead Redis costs a request one timeout, not one per commit. ``exc_info``: log the error being
+    handled (``False`` when the caller logged it already)."""
     global _quiet_until
     _quiet_until = time.monotonic() + QUIET_AFTER_ERROR
+    logger.warning("could not announce game %s v%s to live streams", game_id, version, exc_info=exc_info)
 
 
 def announce(*, game_id: int, version: int, players: Iterable[int | None]) -> bool:
@@ -78,7 +80,6 @@ def announce(*, game_id: int, version: int, players: Iterable[int | None]) -> bo
     try:
         _redis(url).publish(CHANNEL, message(game_id=game_id, version=version, players=players))
     except Exception:  # any Redis or socket error: the commit it follows must stand
-        logger.warning("could not announce game %s v%s to live streams", game_id, version, exc_info=True)
-        rest()
+        failed(game_id, version, exc_info=True)
         return False
     return True

@@ -50,9 +50,8 @@ def changed(*, game_id: int, version: int, players: Iterable[int | None]) -> Non
     cache = versions_cache()
     if fanout.reached_by(cache):
         publish = (fanout.CHANNEL, fanout.message(game_id=game_id, version=version, players=players))
-        if not views_changed(game_id=game_id, players=players, publish=publish):  # logged there
-            logger.warning("could not announce game %s v%s to live streams", game_id, version)
-            fanout.rest()
+        if not views_changed(game_id=game_id, players=players, publish=publish):  # the error logged there
+            fanout.failed(game_id, version)
         return
     views_changed(game_id=game_id, players=players)
     fanout.announce(game_id=game_id, version=version, players=players)
