@@ -65,6 +65,22 @@ def _decide_elsewhere(user: Any, game_id: int) -> None:
     )
 
 
+def _asking(page: Any) -> set:
+    """The page's requests for the table still unanswered, kept up to date from now on."""
+    asking: set = set()
+    page.on("request", lambda request: asking.add(request) if "/live/" in request.url else None)
+    page.on("requestfinished", lambda request: asking.discard(request))
+    page.on("requestfailed", lambda request: asking.discard(request))
+    return asking
+
+
+def _answered(page: Any, asking: set) -> None:
+    """Wait until every request for the table the page sent (``_asking``) has its answer: one sent before the page
+    was cut off and answered after a decision made meanwhile would show the new table.
+    (wait_for_timeout lets Playwright deliver the request events the listeners count.)"""
+    wait_until(lambda: page.wait_for_timeout(50) or not asking, what="the page's requests for the table to end")
+
+
 def _page(browser: Any, server: str, name: str, **options: Any) -> tuple[Any, Any, Any]:
     context = browser.new_context(**options)
     context.add_init_script(SHOWN_AT)
@@ -96,14 +112,18 @@ def test_the_page_catches_up_after_the_network_drops_for_5_s(server, browser, wo
     elsewhere and the bot answers, then within 3 s of the network's return the page shows the server's version."""
     context, page, user = _page(browser, server, "gina")
     game_id = _bot_game(user)
+    asking = _asking(page)
     page.goto(f"{server}/games/{game_id}/")
     latest = _latest(game_id)
     record = Record()
     play_against_bot(page, latest, answers=3, record=record)
     catch_up(page, latest, record)
     page.wait_for_selector("#table[data-turn=mine]")
-    shown = version(page)
     context.set_offline(True)
+    # A request sent before the network dropped may still get its answer (it failed once in CI, answered after
+    # the decision below): let it end first.
+    _answered(page, asking)
+    shown = version(page)
     _decide_elsewhere(user, game_id)
     page.wait_for_timeout(OFFLINE_SECONDS * 1000)
     assert version(page) == shown, "the page moved while offline"
@@ -124,21 +144,14 @@ def test_a_click_that_lost_a_race_shows_the_new_table_and_a_sentence(server, bro
     the table now with a sentence in a player's words: no version number, no code."""
     _, page, user = _page(browser, server, "hana")
     game_id = _bot_game(user)
-    asking: set = set()  # the page's requests for the table still unanswered
-    page.on("request", lambda request: asking.add(request) if "/live/" in request.url else None)
-    page.on("requestfinished", lambda request: asking.discard(request))
-    page.on("requestfailed", lambda request: asking.discard(request))
+    asking = _asking(page)
     page.goto(f"{server}/games/{game_id}/")
     record = Record()
     play_against_bot(page, _latest(game_id), answers=2, record=record)
     catch_up(page, _latest(game_id), record)
     page.wait_for_selector("#table[data-turn=mine]")
-    shown = version(page)
     page.route("**/live/**", lambda route: route.abort())  # the page hears nothing of what follows
-    # ... once a request for the table sent before the route has its answer: one answered after the decision
-    # below would show the new table.
-    # (wait_for_timeout lets Playwright deliver the request events the listeners above count.)
-    wait_until(lambda: page.wait_for_timeout(50) or not asking, what="the page's requests for the table to end")
+    _answered(page, asking)  # ... once a request sent before the route has its answer
     shown = version(page)
     _decide_elsewhere(user, game_id)
     deadline = time.monotonic() + 20
