@@ -11,7 +11,7 @@ process (redis-py's clients and pools are safe to share between threads).
 ``palace_api.env.read_cache`` puts it in place of Django's backend when ``CACHE_URL`` names Redis.
 
 It can also publish on its own connection (``set_many_and_publish``): a write that renews the view versions and
-tells the live streams (``games.services.versions.views_changed``) then costs one round trip to Redis, not two.
+tells the live streams (``games.services.versions.changed``) then costs one round trip to Redis, not two.
 """
 
 from __future__ import annotations

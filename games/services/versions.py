@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
+from typing import Any
 
 from django.db import transaction
 
@@ -19,13 +20,17 @@ from games.services import fanout
 logger = logging.getLogger(__name__)
 
 
-def views_changed(*, game_id: int, players: Iterable[int | None], publish: tuple[str, str] | None = None) -> bool:
+def views_changed(*, game_id: int, players: Iterable[int | None]) -> bool:
     """Give game ``game_id`` and each of ``players`` (user ids; ``None`` for a bot seat, skipped) a new token,
     in one cache round trip. Returns whether it did: ``False`` without a shared cache or on a cache error
-    (logged, never raised: the commit it follows stands, and ``TOKEN_TTL`` bounds how long a tag stays stale).
-    ``publish``: (channel, message) to PUBLISH after the tokens in the same round trip; the cache must be
-    ``palace_api.cache.RedisCache`` (``changed`` checks); ``False`` then means neither may have been done."""
-    cache = versions_cache()
+    (logged, never raised: the commit it follows stands, and ``TOKEN_TTL`` bounds how long a tag stays stale)."""
+    return _renew(versions_cache(), game_id=game_id, players=players)
+
+
+def _renew(cache: Any, *, game_id: int, players: Iterable[int | None], publish: tuple[str, str] | None = None) -> bool:
+    """``views_changed`` on ``cache`` (``versions_cache()``, read once by the caller). ``publish``: (channel,
+    message) to PUBLISH after the tokens in the same round trip, on a ``palace_api.cache.RedisCache`` (``changed``
+    checks); ``False`` then means neither may have been done."""
     if cache is None:
         return False
     token = new_token()
@@ -50,10 +55,10 @@ def changed(*, game_id: int, version: int, players: Iterable[int | None]) -> Non
     cache = versions_cache()
     if fanout.reached_by(cache):
         publish = (fanout.CHANNEL, fanout.message(game_id=game_id, version=version, players=players))
-        if not views_changed(game_id=game_id, players=players, publish=publish):  # the error logged there
+        if not _renew(cache, game_id=game_id, players=players, publish=publish):  # the error logged there
             fanout.failed(game_id, version)
         return
-    views_changed(game_id=game_id, players=players)
+    _renew(cache, game_id=game_id, players=players)
     fanout.announce(game_id=game_id, version=version, players=players)
 
 
