@@ -5,6 +5,7 @@ that may create databases; the default is CI's; ``BENCH_REDIS_URL`` the broker's
 start and the end, ``redis://127.0.0.1:6379/10`` by default)::
 
     .venv/bin/python -m benchmarks.bench_http [--duration 10] [--warmup 3] [--clients 1,8] [--shapes asgi,wsgi]
+        [--rounds 1]
 
 One run, bounded in time and in requests, on 127.0.0.1 only:
 
@@ -19,7 +20,10 @@ One run, bounded in time and in requests, on 127.0.0.1 only:
 3. registers players and seats each game client at its own heads-up Palace Poker match (``first_dealer``
    0, large stacks, ``max_hands`` large), and gives each ceiling client a token;
 4. for each client count (1, then 8; threads, one ``httpx.Client`` each): the ceiling, then the game,
-   each for ``--warmup`` seconds not counted and ``--duration`` seconds counted. A game client loops:
+   each for ``--warmup`` seconds not counted and ``--duration`` seconds counted (with ``--rounds N``: the
+   two alternate N times, each round ``--duration / N`` seconds counted after a warm-up, the first round's
+   ``--warmup``, a second in later ones; the rounds' requests are pooled, so that the machine's speed, which
+   drifts within a minute on a shared machine, weighs on both alike). A game client loops:
    ``GET /api/v1/games/{id}/`` as the seat it expects to act (again as the other seat if it guessed
    wrong), picks a cheap legal action (mostly stay; buy then discard; bet then call or fold) and
    ``POST .../actions/`` with ``expected_version``; when the POST's answer (``to_act``, the caller's
@@ -105,6 +109,8 @@ DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/10"
 POOL_SIZE = "20"
 """``DATABASE_POOL_MAX_SIZE`` of the ASGI servers, as docker-compose.yml's web service."""
 
+LATER_ROUND_WARMUP = 1.0
+"""Seconds not counted before each round after the first (``--rounds``): the servers are warm by then."""
 HTTP_TIMEOUT = 10.0
 """Seconds any one request may take before the client gives up on it."""
 MAX_REQUESTS_PER_CLIENT = 200_000
@@ -308,6 +314,18 @@ class PhaseResult:
     def get_ms(self, q: float) -> float:
         return percentile(self.gets, q) * 1000 if self.gets else float("nan")
 
+    def pooled(self, other: PhaseResult) -> PhaseResult:
+        """This phase and ``other`` (another round of it) as one: their counted seconds and requests together."""
+        return PhaseResult(
+            label=self.label,
+            clients=self.clients,
+            duration=self.duration + other.duration,
+            posts=self.posts + other.posts,
+            accepted=self.accepted + other.accepted,
+            rejected=self.rejected + other.rejected,
+            gets=self.gets + other.gets,
+        )
+
 
 def run_phase(label: str, players: list[Player], *, warmup: float, duration: float) -> PhaseResult:
     """Every player loops in its own thread for ``warmup + duration`` seconds; the last ``duration`` count."""
@@ -473,6 +491,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--duration", type=float, default=10.0, help="counted seconds per phase (default 10)")
     parser.add_argument("--warmup", type=float, default=3.0, help="uncounted seconds before each phase (default 3)")
     parser.add_argument("--clients", default="1,8", help="client counts, comma-separated (default 1,8)")
+    parser.add_argument(
+        "--rounds", type=int, default=1, help="ceiling and game alternated this many times per client count (default 1)"
+    )
     parser.add_argument("--show-queries", action="store_true", help="print the SQL of one POST action")
     parser.add_argument(
         "--shapes", default=",".join(SHAPES), help="servers to measure, comma-separated (default asgi,wsgi)"
@@ -486,6 +507,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--clients: 1 to 32")
     if not 0 < args.duration <= 120 or not 0 <= args.warmup <= 60:
         parser.error("--duration: up to 120 s; --warmup: up to 60 s")
+    if not 1 <= args.rounds <= 20 or args.duration / args.rounds < 1:
+        parser.error("--rounds: 1 to 20, each of at least 1 s counted")
 
     # SIGTERM ends the run through the same clean-up as Ctrl-C.
     signal.signal(signal.SIGTERM, raise_interrupt)
@@ -534,15 +557,18 @@ def measure_shape(
             stack.callback(player.close)
         phases: list[tuple[str, list[Player]]] = [("bare", bare_players), ("ours", game_players)]
         for count in client_counts:
-            for label, players in phases:
-                result = run_phase(
-                    f"{shape}-{label}-{count}", players[:count], warmup=args.warmup, duration=args.duration
-                )
-                results[(label, shape, count)] = result
-                print(
-                    f"  {shape} {label:4} {count} client(s): {result.rate:7.1f}/s, POST p99 "
-                    f"{result.post_ms(0.99):6.2f} ms (load average {load_average()})"
-                )
+            for round_ in range(args.rounds):
+                warmup = args.warmup if round_ == 0 else min(args.warmup, LATER_ROUND_WARMUP)
+                for label, players in phases:
+                    result = run_phase(
+                        f"{shape}-{label}-{count}", players[:count], warmup=warmup, duration=args.duration / args.rounds
+                    )
+                    earlier = results.get((label, shape, count))
+                    results[(label, shape, count)] = result if earlier is None else earlier.pooled(result)
+                    print(
+                        f"  {shape} {label:4} {count} client(s){f' round {round_ + 1}' if args.rounds > 1 else ''}: "
+                        f"{result.rate:7.1f}/s, POST p99 {result.post_ms(0.99):6.2f} ms (load average {load_average()})"
+                    )
     return results, tables, bare_tokens[0]
 
 
