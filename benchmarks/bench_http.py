@@ -51,6 +51,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -78,6 +79,7 @@ from benchmarks.harness import (
     server_environment,
     with_database,
 )
+from tests.servers import children_of
 
 # The names other benchmarks imported from here before ``benchmarks.harness`` held them.
 __all__ = [
@@ -303,6 +305,7 @@ class PhaseResult:
     accepted: int
     rejected: int
     gets: list[float]
+    cpu: dict[str, float] = field(default_factory=dict)  # CPU seconds in the counted window, per ``CPU_GROUPS``
 
     @property
     def rate(self) -> float:
@@ -324,11 +327,24 @@ class PhaseResult:
             accepted=self.accepted + other.accepted,
             rejected=self.rejected + other.rejected,
             gets=self.gets + other.gets,
+            cpu={group: self.cpu.get(group, 0.0) + other.cpu.get(group, 0.0) for group in {*self.cpu, *other.cpu}},
         )
 
+    def cpu_ms(self, group: str) -> float:
+        """Milliseconds of CPU ``group`` spent per accepted POST in the counted window."""
+        return 1000 * self.cpu.get(group, 0.0) / max(1, self.accepted)
 
-def run_phase(label: str, players: list[Player], *, warmup: float, duration: float) -> PhaseResult:
-    """Every player loops in its own thread for ``warmup + duration`` seconds; the last ``duration`` count."""
+
+def run_phase(
+    label: str,
+    players: list[Player],
+    *,
+    warmup: float,
+    duration: float,
+    probe: Callable[[], dict[str, float]] | None = None,
+) -> PhaseResult:
+    """Every player loops in its own thread for ``warmup + duration`` seconds; the last ``duration`` count.
+    ``probe``: read at the counted window's start and end, its difference is the result's ``cpu``."""
     barrier = threading.Barrier(len(players) + 1)
     window: dict[str, float] = {}
     per_thread: list[list[Sample]] = [[] for _ in players]
@@ -354,6 +370,12 @@ def run_phase(label: str, players: list[Player], *, warmup: float, duration: flo
     now = time.perf_counter()
     window.update(start=now + warmup, stop=now + warmup + duration)
     barrier.wait(timeout=30)
+    cpu: dict[str, float] = {}
+    if probe is not None:
+        time.sleep(max(0.0, window["start"] - time.perf_counter()))
+        before = probe()
+        time.sleep(max(0.0, window["stop"] - time.perf_counter()))
+        cpu = {group: seconds - before.get(group, 0.0) for group, seconds in probe().items()}
     for thread in threads:
         thread.join(timeout=warmup + duration + 2 * HTTP_TIMEOUT + 5)
     if any(thread.is_alive() for thread in threads):
@@ -370,7 +392,55 @@ def run_phase(label: str, players: list[Player], *, warmup: float, duration: flo
         accepted=sum(1 for s in posts if s.status == 201),
         rejected=sum(1 for s in posts if s.status != 201),
         gets=[s.seconds for s in counted if s.kind == "get"],
+        cpu=cpu,
     )
+
+
+CPU_GROUPS = {
+    "servers": "both apps' server processes",
+    "postgres": "PostgreSQL",
+    "redis": "Redis",
+    "clients": "this process (the clients)",
+}
+"""The processes whose CPU time each phase counts (``cpu_probe``); one side's clients run at a time, so the
+other app's server idles and the database and Redis work for the side measured (and whatever else runs)."""
+
+
+def _cpu_seconds(pid: int | str) -> float:
+    """User + system CPU seconds of process ``pid`` (``"self"``: this one) from /proc, 0 if it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+
+
+def _named(name: str) -> list[int]:
+    found = []
+    for comm in Path("/proc").glob("[0-9]*/comm"):
+        try:
+            if comm.read_text().strip() == name:
+                found.append(int(comm.parent.name))
+        except (OSError, ValueError):
+            continue
+    return found
+
+
+def cpu_probe(server_pids: list[int]) -> Callable[[], dict[str, float]]:
+    """A reading of the CPU seconds spent so far by each of ``CPU_GROUPS`` (Linux's /proc): the servers' process
+    trees, every process called ``postgres`` and ``redis-server``, and this process. Processes that end between
+    two readings (none in a phase: pooled and persistent connections) are not counted."""
+
+    def read() -> dict[str, float]:
+        servers = [pid for root in server_pids for pid in (root, *children_of(root))]
+        return {
+            "servers": sum(_cpu_seconds(pid) for pid in servers),
+            "postgres": sum(_cpu_seconds(pid) for pid in _named("postgres")),
+            "redis": sum(_cpu_seconds(pid) for pid in _named("redis-server")),
+            "clients": _cpu_seconds("self"),
+        }
+
+    return read
 
 
 # --- queries per request, counted in this process ---
@@ -463,6 +533,12 @@ def print_results(results: dict[tuple[str, str, int], PhaseResult], client_count
                 f"{requests / ours.duration:.1f} requests/s "
                 f"({len(ours.gets) / max(1, ours.accepted):.2f} GETs per action)"
             )
+            if ours.cpu and bare.cpu:
+                parts = ", ".join(
+                    f"{name} {ours.cpu_ms(group):.2f} / {bare.cpu_ms(group):.2f}" for group, name in CPU_GROUPS.items()
+                )
+                total = sum(ours.cpu_ms(group) for group in CPU_GROUPS), sum(bare.cpu_ms(group) for group in CPU_GROUPS)
+                print(f"    CPU ms an action / an insert: {parts}; all {total[0]:.2f} / {total[1]:.2f}")
             if shape != SHAPES[0]:
                 continue  # the figures beside: no targets
             for name, value, ok in (
@@ -556,12 +632,17 @@ def measure_shape(
         for player in [*game_players, *bare_players]:
             stack.callback(player.close)
         phases: list[tuple[str, list[Player]]] = [("bare", bare_players), ("ours", game_players)]
+        probe = cpu_probe([server.pid for server in servers.values()])
         for count in client_counts:
             for round_ in range(args.rounds):
                 warmup = args.warmup if round_ == 0 else min(args.warmup, LATER_ROUND_WARMUP)
                 for label, players in phases:
                     result = run_phase(
-                        f"{shape}-{label}-{count}", players[:count], warmup=warmup, duration=args.duration / args.rounds
+                        f"{shape}-{label}-{count}",
+                        players[:count],
+                        warmup=warmup,
+                        duration=args.duration / args.rounds,
+                        probe=probe,
                     )
                     earlier = results.get((label, shape, count))
                     results[(label, shape, count)] = result if earlier is None else earlier.pooled(result)
