@@ -53,6 +53,9 @@ def read_allowed_hosts(env: environ.Env) -> list[str]:
 POSTGRESQL = "django.db.backends.postgresql"
 POOLED_POSTGRESQL = "palace_api.postgresql"
 """Django's PostgreSQL backend whose pool never hands out a connection that a database restart broke."""
+PREPARE_THRESHOLD = 5
+"""With ``DATABASE_SERVER_SIDE_BINDING``: runs of one query on a connection before psycopg prepares it there
+(psycopg's own default)."""
 
 
 def read_database(env: environ.Env, *, base_dir: Path) -> dict[str, Any]:
@@ -63,8 +66,9 @@ def read_database(env: environ.Env, *, base_dir: Path) -> dict[str, Any]:
     runs each request's synchronous part in a thread of its own, and each thread would keep a connection open.
     Either way a connection is checked before it is reused (``CONN_HEALTH_CHECKS``; the pool's by
     ``palace_api.postgresql``), so the first request after a database restart succeeds.
-    DATABASE_SERVER_SIDE_BINDING (PostgreSQL only, off by default): psycopg's server-side parameter binding, with
-    which psycopg prepares a query it has run 5 times on a connection.
+    DATABASE_SERVER_SIDE_BINDING (PostgreSQL only, on by default there): psycopg's server-side parameter binding,
+    with which psycopg prepares a query it has run ``PREPARE_THRESHOLD`` times on a connection; off for a pooler in
+    transaction mode that cannot keep prepared statements.
     Raises ``ImproperlyConfigured`` for a pool or server-side binding on SQLite.
     """
     url = env.str("DATABASE_URL", default="") or f"sqlite:///{base_dir / 'db.sqlite3'}"
@@ -87,12 +91,15 @@ def read_database(env: environ.Env, *, base_dir: Path) -> dict[str, Any]:
         # The pool's connections are checked by the backend instead, which drops every broken one at once.
         config["ENGINE"] = POOLED_POSTGRESQL
         config["CONN_HEALTH_CHECKS"] = False
-    if env.bool("DATABASE_SERVER_SIDE_BINDING", default=False):
-        if config["ENGINE"] not in (POSTGRESQL, POOLED_POSTGRESQL):
+    on_postgresql = config["ENGINE"] in (POSTGRESQL, POOLED_POSTGRESQL)
+    if env.bool("DATABASE_SERVER_SIDE_BINDING", default=on_postgresql):
+        if not on_postgresql:
             raise ImproperlyConfigured("DATABASE_SERVER_SIDE_BINDING needs PostgreSQL")
         # psycopg's server-side parameters: a query run 5 times on a connection is prepared there, and
-        # PostgreSQL then neither parses nor plans it again (benchmarks/README.md measures it).
-        config.setdefault("OPTIONS", {})["server_side_binding"] = True
+        # PostgreSQL then neither parses nor plans it again (benchmarks/README.md measures it). Django turns
+        # psycopg's preparing off unless ``prepare_threshold`` is given (for poolers that cannot keep prepared
+        # statements): without it server-side binding prepared nothing.
+        config.setdefault("OPTIONS", {}).update({"server_side_binding": True, "prepare_threshold": PREPARE_THRESHOLD})
     if config["ENGINE"] == "django.db.backends.sqlite3":
         # The run command's web server, worker and beat share one SQLite file: writers take the lock when their
         # transaction begins (so they queue instead of failing on upgrade), wait for it, and readers go on (WAL).

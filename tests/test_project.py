@@ -79,12 +79,16 @@ def test_a_pool_replaces_persistent_connections_on_postgres_only() -> None:
         read_database(make_env({"DATABASE_POOL_MAX_SIZE": "20"}), base_dir=BASE)
 
 
-def test_server_side_binding_is_opt_in_and_postgres_only() -> None:
+def test_server_side_binding_is_on_by_default_on_postgres_only_and_prepares() -> None:
     url = "postgres://palace:pw@db.example/palace"
-    assert "server_side_binding" not in read_database(make_env({"DATABASE_URL": url}), base_dir=BASE).get("OPTIONS", {})
     for extra in ({}, {"DATABASE_POOL_MAX_SIZE": "20"}):
-        env = make_env({"DATABASE_URL": url, "DATABASE_SERVER_SIDE_BINDING": "true", **extra})
-        assert read_database(env, base_dir=BASE)["OPTIONS"]["server_side_binding"] is True
+        for binding in ({}, {"DATABASE_SERVER_SIDE_BINDING": "true"}):
+            options = read_database(make_env({"DATABASE_URL": url, **extra, **binding}), base_dir=BASE)["OPTIONS"]
+            assert options["server_side_binding"] is True and options["prepare_threshold"] == 5
+        off = make_env({"DATABASE_URL": url, "DATABASE_SERVER_SIDE_BINDING": "false", **extra})
+        options = read_database(off, base_dir=BASE).get("OPTIONS", {})
+        assert "server_side_binding" not in options and "prepare_threshold" not in options
+    assert "server_side_binding" not in read_database(make_env({}), base_dir=BASE).get("OPTIONS", {})
     with pytest.raises(ImproperlyConfigured, match="PostgreSQL"):
         read_database(make_env({"DATABASE_SERVER_SIDE_BINDING": "true"}), base_dir=BASE)
 

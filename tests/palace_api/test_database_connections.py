@@ -193,3 +193,32 @@ def test_a_request_waiting_when_the_database_returns_gets_a_connection() -> None
     finally:
         owner.close_pool()
         proxy.down()
+
+
+@pytest.mark.parametrize("binding", ["false", "true"])
+@pytest.mark.parametrize("pool", ["0", "2"], ids=["persistent", "pool"])
+def test_server_side_binding_prepares_a_query_run_five_times_on_a_connection(binding: str, pool: str) -> None:
+    """Given ``DATABASE_SERVER_SIDE_BINDING`` (README, Configuration: on by default), when a query runs six times on
+    one connection, then PostgreSQL holds it prepared, and only then (Django turns psycopg's preparing off unless
+    told)."""
+    database = connection.settings_dict
+    port = database["PORT"] or 5432
+    url = f"postgres://{database['USER']}:{database['PASSWORD']}@127.0.0.1:{port}/{database['NAME']}"
+    env = make_env({"DATABASE_URL": url, "DATABASE_SERVER_SIDE_BINDING": binding, "DATABASE_POOL_MAX_SIZE": pool})
+    read = read_database(env, base_dir=Path())
+    # The suite's own connection options (its commit setting) without its binding, which the default gives it.
+    binding_keys = ("server_side_binding", "prepare_threshold")
+    own = {key: value for key, value in database["OPTIONS"].items() if key not in binding_keys}
+    settings = {**database, **read, "OPTIONS": {**own, **read.get("OPTIONS", {})}}
+    wrapper = DatabaseWrapper(settings, alias="prepare-test")
+    try:
+        with wrapper.cursor() as cursor:
+            for number in range(6):
+                cursor.execute("SELECT %s::integer + 40", [number])
+                assert cursor.fetchone() == (number + 40,)
+            cursor.execute("SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE %s", ["%::integer + 40"])
+            assert cursor.fetchone() == ((1,) if binding == "true" else (0,))
+    finally:
+        wrapper.close()
+        if pool != "0":
+            wrapper.close_pool()
