@@ -81,8 +81,9 @@ class RedisCache(DjangoRedisCache):
         client = self._cache.get_client(write=True)
         pipeline = client.pipeline()
         pipeline.mset({key: self._cache._serializer.dumps(value) for key, value in keys.items()})
+        expires = self.get_backend_timeout(timeout)
         for key in keys:
-            pipeline.expire(key, self.get_backend_timeout(timeout))
+            pipeline.expire(key, expires)
         pipeline.publish(channel, message)
         pipeline.execute()
 

@@ -95,7 +95,7 @@ def read_database(env: environ.Env, *, base_dir: Path) -> dict[str, Any]:
     if env.bool("DATABASE_SERVER_SIDE_BINDING", default=on_postgresql):
         if not on_postgresql:
             raise ImproperlyConfigured("DATABASE_SERVER_SIDE_BINDING needs PostgreSQL")
-        # psycopg's server-side parameters: a query run 5 times on a connection is prepared there, and
+        # psycopg's server-side parameters: a query run PREPARE_THRESHOLD times on a connection is prepared there, and
         # PostgreSQL then neither parses nor plans it again (benchmarks/README.md measures it). Django turns
         # psycopg's preparing off unless ``prepare_threshold`` is given (for poolers that cannot keep prepared
         # statements): without it server-side binding prepared nothing.
