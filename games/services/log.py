@@ -87,8 +87,9 @@ def append_unlocked(game: Game, state: Any, action: Action) -> tuple[Any, list[E
     A shuffle the action makes due is drawn as under the lock: a prearranged order, or the seeds the game and its
     seats logged (which never change once seated), or fresh ones that nobody sees unless the write commits.
     Returns ``None`` (nothing written) when the fence fails, when the rules refuse the action or a prearranged
-    shuffle does not fit, and when the action needs what the locked path does alone: the end of the match, a
-    snapshot, another database than PostgreSQL. Raises only what the write raises once it is sent.
+    shuffle does not fit, and when the action needs what the locked path does alone: the end of the match, another
+    database than PostgreSQL. A snapshot due is written by the same statement. Raises only what the write raises
+    once it is sent.
     """
     if not is_postgresql():
         return None
@@ -96,8 +97,7 @@ def append_unlocked(game: Game, state: Any, action: Action) -> tuple[Any, list[E
         state, rows, before = _plan(game, state, action)
     except (EngineError, UnprocessableError):
         return None  # the locked path gives the refusal, after the checks it makes first
-    engine = engine_of(game)
-    if engine.is_over(state) or game.version // SNAPSHOT_EVERY < rows[-1].seq // SNAPSHOT_EVERY:
+    if engine_of(game).is_over(state):
         return None
     if not _write(game, state, rows, before=before, fenced=True):
         return None
@@ -233,6 +233,7 @@ def _write(game: Game, state: Any, rows: list[Event], *, before: _Before, fenced
     with the row that made its decision due, or ``None`` for one whose decision is due since before them
     (``games.selectors.due``). The seats are written only when one of the two changes. The deadline is
     counted from the last row's time, as ``games.selectors.due`` counts it when it reads the past.
+    A snapshot of ``state`` is written with them when the version passes a multiple of ``SNAPSHOT_EVERY``.
     On PostgreSQL all of it is one statement (``games.services.statements.write_append``), which writes nothing
     unless the game's row still has the version and status ``game`` held (always so under the lock; ``fenced``:
     ``game`` is not locked, and its news flag is taken from the statement). Returns ``False`` only then.
@@ -259,6 +260,7 @@ def _write(game: Game, state: Any, rows: list[Event], *, before: _Before, fenced
                 seats=seats,
                 version_before=version_before,
                 status_before=status_before if fenced else None,
+                snapshot=_snapshot_due(engine, state, version=game.version, version_before=version_before),
             )
         except IntegrityError as error:
             raise ConflictError(ErrorCode.VERSION_CONFLICT, "another request changed this game first") from error
@@ -272,12 +274,21 @@ def _write(game: Game, state: Any, rows: list[Event], *, before: _Before, fenced
         game.deadline = deadline_after(moment, game.turn_timeout) if humans_due else None
         game.save(update_fields=["version", "status", "deadline", "updated"])
         _seats_write(game, seats)
-    if game.version // SNAPSHOT_EVERY > version_before // SNAPSHOT_EVERY:
-        Snapshot.objects.create(game=game, version=game.version, state=engine.state_to_json(state))
+        snapshot = _snapshot_due(engine, state, version=game.version, version_before=version_before)
+        if snapshot is not None:
+            Snapshot.objects.create(game=game, version=game.version, state=snapshot)
     if finishing:
         game_finished(game)
     _after_write(game, state, bots_to_act=[bot for bot in acting if bot])
     return True
+
+
+def _snapshot_due(engine: Any, state: Any, *, version: int, version_before: int) -> dict[str, Any] | None:
+    """``state`` (at ``version``) as a ``Snapshot``'s JSON when the write from ``version_before`` passes a multiple
+    of ``SNAPSHOT_EVERY``, else ``None``."""
+    if version // SNAPSHOT_EVERY > version_before // SNAPSHOT_EVERY:
+        return engine.state_to_json(state)
+    return None
 
 
 def _after_write(game: Game, state: Any, *, bots_to_act: list[str]) -> None:

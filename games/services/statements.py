@@ -6,7 +6,8 @@ game's last version itself and still holds it, the write alone (``games.services
 - ``lock_read``: the game's row, locked (``FOR UPDATE OF``), with its seats and the log entries this process's
   remembered state of the game lacks (``games.selectors.state.remembered_version``), in one statement;
 - ``write_append``: the new log entries inserted, the game's row and its seats' projections (``Seat.to_act``,
-  ``Seat.due_since``) updated, if the game's row still has the version and status the writer read, in one
+  ``Seat.due_since``) updated, and the state's snapshot inserted when one is due, if the game's row still has the
+  version and status the writer read, in one
   statement (data-modifying ``WITH`` clauses, which PostgreSQL runs to completion whether or not the outer query
   reads them, all in the caller's transaction, or in the statement's own).
 
@@ -46,7 +47,8 @@ FROM games_game g WHERE g.id = %(game)s FOR UPDATE OF g
 """  # noqa: S608 - made of this module's constants alone
 
 # Seat.due_since: the version that made each newly due seat's decision due; kept for a seat due since before;
-# NULL for the others (``games.services.log._write``). The seats are written only when ``%(seats)s``.
+# NULL for the others (``games.services.log._write``). The seats are written only when ``%(seats)s``, the state's
+# snapshot (``Snapshot``, a cache: one already there is left) only when ``%(snapshot)s`` is not NULL.
 # Nothing is written unless the game's row still has the version the writer read (always so under the row lock),
 # and the status, when given: the whole guard of a writer without the lock (``games.services.log.append_unlocked``).
 # An UPDATE that waited for another writer's lock checks its WHERE again on the row that writer committed.
@@ -69,6 +71,11 @@ WRITE_SQL = f"""WITH moved AS (
       WHEN number = ANY(%(kept)s::integer[]) THEN due_since
     END
   WHERE game_id = %(game)s AND %(seats)s AND EXISTS (SELECT 1 FROM moved) RETURNING id
+), snapshotted AS (
+  INSERT INTO games_snapshot (game_id, version, state, created)
+  SELECT %(game)s, %(version)s, %(snapshot)s::jsonb, %(now)s
+  WHERE %(snapshot)s::jsonb IS NOT NULL AND EXISTS (SELECT 1 FROM moved)
+  ON CONFLICT (game_id, version) DO NOTHING RETURNING id
 ) SELECT i.seq, i.id,
   CASE WHEN %(status_before)s::text IS NOT NULL THEN {NEWS_SQL} END AS news
 FROM moved g LEFT JOIN inserted i ON true"""  # noqa: S608 - made of this module's constants alone
@@ -104,12 +111,14 @@ def write_append(
     seats: tuple[set[int], dict[int, int], set[int]] | None,
     version_before: int,
     status_before: str | None,
+    snapshot: dict[str, Any] | None = None,
 ) -> bool | None:
     """Insert ``rows`` (``created``: ``now``; their ``pk`` set), and write ``game``'s ``version``, ``status``,
     ``deadline`` and ``updated`` (``now``), and, when ``seats`` is given, every seat's ``to_act`` and ``due_since``:
     ``seats`` = (the seats that may act, {seat: the version its decision is due since, for those newly due}, the
-    seats due since before, which keep theirs), in one statement, if the game's row still has ``version_before``
-    and ``status_before`` (``None``: any status; the caller holds the row's lock).
+    seats due since before, which keep theirs), and, when ``snapshot`` is given (the engine's state at the new
+    version as JSON, ``state_to_json``), the game's ``Snapshot`` at that version, in one statement, if the game's
+    row still has ``version_before`` and ``status_before`` (``None``: any status; the caller holds the row's lock).
 
     Returns ``None`` when it has not (nothing written), else whether a seated player wants the game's news (as
     ``lock_read`` reads it; read only when ``status_before`` is given, else ``False``). Raises ``IntegrityError``
@@ -132,6 +141,7 @@ def write_append(
         "started": list(started),
         "versions": list(started.values()),
         "kept": sorted(kept),
+        "snapshot": None if snapshot is None else json.dumps(snapshot),
     }
     with connection.cursor() as cursor:
         cursor.execute(WRITE_SQL, params)
