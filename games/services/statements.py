@@ -7,9 +7,9 @@ game's last version itself and still holds it, the write alone (``games.services
   remembered state of the game lacks (``games.selectors.state.remembered_version``), in one statement;
 - ``write_append``: the new log entries inserted, the game's row and its seats' projections (``Seat.to_act``,
   ``Seat.due_since``) updated, and the state's snapshot inserted when one is due, if the game's row still has the
-  version and status the writer read, in one
-  statement (data-modifying ``WITH`` clauses, which PostgreSQL runs to completion whether or not the outer query
-  reads them, all in the caller's transaction, or in the statement's own).
+  version and status the writer read, in one statement (data-modifying ``WITH`` clauses, which PostgreSQL runs to
+  completion whether or not the outer query reads them, all in the caller's transaction, or in the statement's
+  own).
 
 Why fixed SQL: with the ORM an action was the lock, an events read when another process made the previous move,
 an INSERT and two UPDATEs, each a round trip and the ORM's query building, which was the largest single part of

@@ -100,8 +100,8 @@ def test_the_decision_that_makes_a_snapshot_due_is_one_statement_that_writes_it(
     """Given a match this process plays, when a decision takes the game past version ``SNAPSHOT_EVERY``, then on
     PostgreSQL that decision is still one statement, without the lock, and it wrote the snapshot at the new version:
     the state a replay of the log alone gives. (A snapshot once sent the decision down the locked path: a second
-    pass of the rules, the lock's read, the snapshot's own INSERT and the transaction's, the slowest hundredth of
-    the decisions in ``benchmarks/bench_http.py``.)"""
+    pass of the rules, the lock's read, the snapshot's own INSERT and the transaction's: ``benchmarks/README.md``,
+    "Snapshots set the POST's tail".)"""
     clients = [auth_client(token) for _, token in players]
     with django_capture_on_commit_callbacks(execute=True):
         table = create_table(clients[0], clients, options={**HEADS_UP, "max_hands": 100})
