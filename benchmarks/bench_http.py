@@ -67,6 +67,7 @@ from benchmarks.harness import (
     BenchError,
     Server,
     choose_action,
+    cpu_seconds,
     free_port,
     fresh_database,
     load_average,
@@ -406,15 +407,6 @@ CPU_GROUPS = {
 other app's server idles and the database and Redis work for the side measured (and whatever else runs)."""
 
 
-def _cpu_seconds(pid: int | str) -> float:
-    """User + system CPU seconds of process ``pid`` (``"self"``: this one) from /proc, 0 if it is gone."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except (OSError, IndexError):
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
-
-
 def _named(name: str) -> list[int]:
     found = []
     for comm in Path("/proc").glob("[0-9]*/comm"):
@@ -434,10 +426,10 @@ def cpu_probe(server_pids: list[int]) -> Callable[[], dict[str, float]]:
     def read() -> dict[str, float]:
         servers = [pid for root in server_pids for pid in (root, *children_of(root))]
         return {
-            "servers": sum(_cpu_seconds(pid) for pid in servers),
-            "postgres": sum(_cpu_seconds(pid) for pid in _named("postgres")),
-            "redis": sum(_cpu_seconds(pid) for pid in _named("redis-server")),
-            "clients": _cpu_seconds("self"),
+            "servers": sum(cpu_seconds(pid) for pid in servers),
+            "postgres": sum(cpu_seconds(pid) for pid in _named("postgres")),
+            "redis": sum(cpu_seconds(pid) for pid in _named("redis-server")),
+            "clients": cpu_seconds("self"),
         }
 
     return read

@@ -43,6 +43,7 @@ from benchmarks.harness import (
     DEFAULT_DATABASE_URL,
     BenchError,
     WebServer,
+    cpu_seconds,
     fresh_database,
     guarded,
     load_average,
@@ -103,17 +104,12 @@ def rss_kib(pid: int) -> int:
     return total
 
 
-def cpu_seconds(pid: int) -> float:
+def tree_cpu_seconds(pid: int) -> float:
     """User + system CPU seconds of ``pid`` and its children so far."""
-    ticks = os.sysconf("SC_CLK_TCK")
     pids = [pid]
     for task in Path(f"/proc/{pid}/task").glob("*/children"):
         pids += [int(child) for child in task.read_text().split()]
-    total = 0.0
-    for one in pids:
-        fields = Path(f"/proc/{one}/stat").read_text().rsplit(")", 1)[1].split()
-        total += (int(fields[11]) + int(fields[12])) / ticks
-    return total
+    return sum(cpu_seconds(one) for one in pids)
 
 
 def make_games(count: int) -> list[tuple[int, list[tuple[object, str]]]]:
@@ -193,7 +189,7 @@ class Driver(threading.Thread):
 def play(games: list, args: argparse.Namespace, server: Server) -> tuple[Driver, float, float, float]:
     """Run ``--drivers`` driver threads (each its share of the games and of ``--rate``) for ``--duration``
     seconds: (one driver holding every commit, started, ended, server CPU seconds per second)."""
-    cpu_before, started = cpu_seconds(server.process.pid), time.monotonic()
+    cpu_before, started = tree_cpu_seconds(server.process.pid), time.monotonic()
     drivers = [Driver(games[n :: args.drivers], rate=args.rate / args.drivers, duration=args.duration)
                for n in range(args.drivers)]  # fmt: skip
     for driver in drivers:
@@ -208,7 +204,7 @@ def play(games: list, args: argparse.Namespace, server: Server) -> tuple[Driver,
             drivers[0].committed.update(driver.committed)
             drivers[0].called.update(driver.called)
             drivers[0].to_act.update(driver.to_act)
-    return drivers[0], started, ended, (cpu_seconds(server.process.pid) - cpu_before) / (ended - started)
+    return drivers[0], started, ended, (tree_cpu_seconds(server.process.pid) - cpu_before) / (ended - started)
 
 
 def polling(args: argparse.Namespace, server: Server, games: list, workdir: Path) -> dict[str, Any]:

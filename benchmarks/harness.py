@@ -216,6 +216,16 @@ def load_average() -> str:
     return " / ".join(f"{value:.2f}" for value in os.getloadavg())
 
 
+def cpu_seconds(pid: int | str) -> float:
+    """User + system CPU seconds process ``pid`` (``"self"``: this one) has spent so far, from Linux's /proc; 0 if
+    it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+
+
 def machine() -> str:
     """CPUs, CPU model, Python version and the load average now: a line to print beside any figure."""
     model = "unknown CPU"
