@@ -9,6 +9,7 @@ are pure functions of the view and the seed.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
@@ -21,6 +22,7 @@ from games.engine.bots.random_bot import RandomBot
 from games.engine.bots.search import FlatMonteCarloBot, SearchBot, shuffled, to_action
 from games.engine.bots.shedding_basic import ShedBasicBot
 from games.engine.bots.shedding_search import (
+    FIRST_WEIGHT,
     HIGH_PLAIN,
     SMALL_PILE,
     ShedSearchRules,
@@ -319,23 +321,62 @@ def _heads_up_endgames(count: int, seed: int) -> Iterator[tuple[Any, int, dict[s
         yield state, seat, view
 
 
-def test_the_search_plans_where_two_players_are_left_and_the_stock_is_empty():
-    """Given Palace decisions, when the search's rules are asked for a planner (``plan="endgame"``, the
-    default), then they give one exactly where two players are left and the stock is empty; under
-    ``"always"`` wherever two players are left; never under ``"never"`` (the arena's ``sweeps``) nor for the
-    ``flat`` baseline's rules."""
+def test_the_search_plans_where_the_stock_is_empty_however_many_are_left():
+    """Given Palace decisions at two to four seats, when the search's rules are asked for a planner
+    (``plan="endgame"``, the default), then they give one exactly where the stock is empty, with two players left
+    or more; under ``"always"`` everywhere; never under ``"never"`` (the arena's ``sweeps``) nor for the ``flat``
+    baseline's rules."""
     rules, never, always = ShedSearchRules(), ShedSearchRules(plan="never"), ShedSearchRules(plan="always")
-    seen = {True: 0, False: 0}
-    for state, seat, view in _decisions("palace", 1_500, seed=14):
+    seen: Counter[tuple[bool, bool]] = Counter()
+    for state, seat, view in _decisions("palace", 3_000, seed=14):
         if state.phase != PLAY or state.turn != seat:
             continue
-        heads_up = len(state.active()) == 2
-        expected = heads_up and not state.stock
+        expected = not state.stock
         assert isinstance(rules.planner(view, 2), TreePlanner) is expected
-        assert (always.planner(view, 2) is not None) is heads_up
+        assert always.planner(view, 2) is not None
         assert never.planner(view, 2) is None and plain_rules().planner(view, 2) is None
-        seen[expected] += 1
-    assert seen[True] > 10 and seen[False] > 10
+        seen[(expected, len(state.active()) > 2)] += 1
+    assert min(seen[(True, False)], seen[(True, True)], seen[(False, False)], seen[(False, True)]) > 10
+
+
+def test_the_planners_tree_stops_where_the_next_player_goes_out():
+    """Given Palace endgames with three or four players left, one of them near going out, when a planner plays 60
+    rollouts of the candidates, then the tree hands the rollout on to the policy once one player has gone out at
+    most (the horizon, ``FIRST_OUT_HORIZON``: a tree walked on past it would score moves after the race it is
+    searching; before the horizon was kept three had gone out), and each reward is one a place gives
+    (``ShedSearchRules.reward``)."""
+
+    class Watched(ShedSearchRules):
+        def __init__(self) -> None:
+            super().__init__()
+            self.gone_out: list[int] = []
+
+        def play_on(self, root: Any, sim: Any, rng: Any, seat: int | None = None) -> Any:
+            self.gone_out.append(len(sim.t.out) - len(root.out))
+            return super().play_on(root, sim, rng, seat)
+
+    rules, checked = Watched(), 0
+    for state, seat, view in _decisions("palace", 6_000, seed=19):
+        if checked == 12:
+            break
+        if state.phase != PLAY or state.stock or len(state.active()) < 3 or state.turn != seat:
+            continue
+        # Near the race's end, where the tree reaches the first out within a few dozen rollouts.
+        if min(state.cards_left(other) for other in state.active()) > 2:
+            continue
+        candidates = rules.candidates(view, random.Random(0))
+        planner = rules.planner(view, len(candidates))
+        assert planner is not None
+        rng = random.Random(checked)
+        last = state.seats - 1
+        places = {FIRST_WEIGHT * (place == 0) + (1 - FIRST_WEIGHT) * (last - place) / last for place in range(last + 1)}
+        for _ in range(60):
+            pick = rng.randrange(len(candidates))
+            reward = planner.rollout(pick, rules.determinize(view, rng), to_action(seat, candidates[pick]), rng)
+            assert reward in places or reward == 0.5
+        checked += 1
+    assert checked == 12
+    assert rules.gone_out and max(rules.gone_out) <= 1 and 1 in rules.gone_out
 
 
 def test_the_planned_search_answers_from_the_view_alone_and_legally():
