@@ -248,10 +248,12 @@ def _write(game: Game, state: Any, rows: list[Event], *, before: _Before, fenced
     humans_due = any(not bot for number, bot in bots.items() if number in before.since)
     seats = _seats_change(to_act=to_act, acting_before=before.acting, since=before.since, due_before=before.due)
     game.status = GameStatus.FINISHED if over else GameStatus.ACTIVE
+    version = rows[-1].seq if rows else version_before
+    snapshot = _snapshot_due(engine, state, version=version, version_before=version_before)
     if is_postgresql():
         now = timezone.now()
         game.deadline = deadline_after(now, game.turn_timeout) if humans_due else None
-        game.version = rows[-1].seq if rows else game.version
+        game.version = version
         try:
             news = statements.write_append(
                 game,
@@ -260,7 +262,7 @@ def _write(game: Game, state: Any, rows: list[Event], *, before: _Before, fenced
                 seats=seats,
                 version_before=version_before,
                 status_before=status_before if fenced else None,
-                snapshot=_snapshot_due(engine, state, version=game.version, version_before=version_before),
+                snapshot=snapshot,
             )
         except IntegrityError as error:
             raise ConflictError(ErrorCode.VERSION_CONFLICT, "another request changed this game first") from error
@@ -274,9 +276,8 @@ def _write(game: Game, state: Any, rows: list[Event], *, before: _Before, fenced
         game.deadline = deadline_after(moment, game.turn_timeout) if humans_due else None
         game.save(update_fields=["version", "status", "deadline", "updated"])
         _seats_write(game, seats)
-        snapshot = _snapshot_due(engine, state, version=game.version, version_before=version_before)
         if snapshot is not None:
-            Snapshot.objects.create(game=game, version=game.version, state=snapshot)
+            Snapshot.objects.create(game=game, version=version, state=snapshot)
     if finishing:
         game_finished(game)
     _after_write(game, state, bots_to_act=[bot for bot in acting if bot])
