@@ -30,7 +30,11 @@ beside it; gzip-compressed when the name ends in ``.gz``), so that runs of one p
 can be counted together: ``--combine FILE [FILE ...]`` reports over the recorded games instead of playing,
 once each (a seed and index recorded twice count once), and refuses records of different settings. Which
 commits the games were played at is printed with them: combining runs of different code is the reader's call,
-not the script's.
+not the script's. ``--pair FILE [FILE ...] --against FILE [FILE ...]`` compares two sets of recorded games of one
+line-up (two versions of a bot, say) game by game on the same deals, joined on the seed and the game's index:
+how often each side's bot (``--bot``, default the line-up's first) won where the other did not, the difference
+with its 95% interval and McNemar's z. Runs on different seeds differ by their deals more than most changes
+do; the same seed makes them comparable.
 
 Per bot name (over all its seats): games, wins (Palace: first out; Palace Poker: the match's only
 winner, a shared win counts half) with the Wilson 95% interval, mean finishing place (Palace) or chips
@@ -354,6 +358,12 @@ def combined(paths: Iterable[Path]) -> tuple[dict[str, Any], list[dict[str, Any]
     """The recorded games of ``paths``: ``(their run's settings, the games, games per commit)``, each seed and
     index once. ``SystemExit`` when a file is missing or unreadable, holds no game, or records of two runs'
     settings (``RUN_KEYS``) differ."""
+    run, games, commits = recorded(paths)
+    return run, list(games.values()), commits
+
+
+def recorded(paths: Iterable[Path]) -> tuple[dict[str, Any], dict[tuple[str, int], dict[str, Any]], Counter[str]]:
+    """``combined``, the games keyed by their seed and index."""
     run: dict[str, Any] | None = None
     games: dict[tuple[str, int], dict[str, Any]] = {}
     commits: Counter[str] = Counter()
@@ -381,7 +391,82 @@ def combined(paths: Iterable[Path]) -> tuple[dict[str, Any], list[dict[str, Any]
                 commits[str(record.get("commit", "unknown"))] += 1
     if run is None:
         raise SystemExit("no recorded game in " + ", ".join(str(path) for path in paths))
-    return run, list(games.values()), commits
+    return run, games, commits
+
+
+PAIR_KEYS = ("kind", "bots", "options")
+"""What two sides of a paired comparison must share: the same line-up on the same deals (the budget may differ)."""
+
+
+def paired(
+    first: dict[tuple[str, int], dict[str, Any]], second: dict[tuple[str, int], dict[str, Any]], bot: str
+) -> dict[str, Any]:
+    """``bot``'s wins game by game in two sets of recorded games of one line-up (``recorded``), joined on each
+    game's seed and index: the same deals, since game ``i`` of a seed deals the same cards whatever the bots do.
+
+    Returns ``n`` (games in both), each side's ``wins`` (sums over ``bot``'s seats: a shared win counts half),
+    ``both``, ``first_only``, ``second_only`` and ``neither`` (a game counts for the side whose ``bot`` won more in
+    it), and ``diff`` / ``low`` / ``high``: the mean difference of the win rates, first less second, with its 95%
+    interval (normal, from the spread of the games' differences)."""
+
+    def wins(game: dict[str, Any]) -> float:
+        return float(sum(seat["won"] for seat in game["seats"] if seat["bot"] == bot))
+
+    pairs = [(wins(first[key]), wins(second[key])) for key in sorted(first.keys() & second.keys())]
+    n = len(pairs)
+    deltas = [a - b for a, b in pairs]
+    diff = sum(deltas) / n if n else 0.0
+    spread = math.sqrt(sum((d - diff) ** 2 for d in deltas) / (n - 1) / n) if n > 1 else 0.0
+    return {
+        "n": n,
+        "wins": (sum(a for a, _ in pairs), sum(b for _, b in pairs)),
+        "both": sum(1 for a, b in pairs if a == b and a > 0),
+        "neither": sum(1 for a, b in pairs if a == b == 0),
+        "first_only": sum(1 for a, b in pairs if a > b),
+        "second_only": sum(1 for a, b in pairs if b > a),
+        "diff": diff,
+        "low": diff - 1.96 * spread,
+        "high": diff + 1.96 * spread,
+    }
+
+
+def pair_report(first: list[Path], second: list[Path], bot: str | None) -> list[str]:
+    """The lines of ``--pair FIRST... --against SECOND...``: each side's recorded games (``recorded``), joined on
+    their seed and index (``paired``), with McNemar's z over the games one side won and the other did not.
+    ``SystemExit`` when the sides are not one line-up (``PAIR_KEYS``), ``bot`` is not in it, or no game is in
+    both."""
+    run_a, games_a, commits_a = recorded(first)
+    run_b, games_b, commits_b = recorded(second)
+    if any(run_a[key] != run_b[key] for key in PAIR_KEYS):
+        theirs = {key: run_b[key] for key in PAIR_KEYS}
+        raise SystemExit(f"not one line-up: { ({key: run_a[key] for key in PAIR_KEYS}) } against {theirs}")
+    name = bot or run_a["bots"][0]
+    if name not in run_a["bots"]:
+        raise SystemExit(f"no bot {name!r} in the line-up {','.join(run_a['bots'])}")
+    result = paired(games_a, games_b, name)
+    n = result["n"]
+    if not n:
+        raise SystemExit("no game is in both sides (pairs are joined on the seed and the game's index)")
+    b, c = result["first_only"], result["second_only"]
+    z = (b - c) / math.sqrt(b + c) if b + c else 0.0
+
+    def side(label: str, paths: list[Path], run: dict[str, Any], commits: Counter[str], wins: float) -> str:
+        low, high = wilson(wins, n)
+        return (
+            f"{label}: {', '.join(str(path) for path in paths)} (budget {run['seconds'] * 1000:.0f} ms; played at "
+            + ", ".join(f"{at} ({count})" for at, count in sorted(commits.items()))
+            + f"): {name} won {wins:.1f} of {n}, {wins / n:.1%} ({low:.1%}-{high:.1%})"
+        )
+
+    return [
+        f"{run_a['kind']} {len(run_a['bots'])} seats, line-up {','.join(run_a['bots'])}: {n} games in both sides "
+        f"(joined on seed and index), {name!r} compared",
+        side("first", first, run_a, commits_a, result["wins"][0]),
+        side("second", second, run_b, commits_b, result["wins"][1]),
+        f"both won {result['both']}, first alone {b}, second alone {c}, neither {result['neither']}",
+        f"first less second: {result['diff']:+.1%} ({result['low']:+.1%} to {result['high']:+.1%}, 95%); "
+        f"McNemar z = {z:.2f}, two-sided p = {math.erfc(abs(z) / math.sqrt(2)):.3f}",
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -406,7 +491,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--combine", type=Path, nargs="+", metavar="FILE", help="report over recorded games instead of playing"
     )
+    parser.add_argument(
+        "--pair",
+        type=Path,
+        nargs="+",
+        metavar="FILE",
+        help="compare these recorded games with --against's, game by game on the same deals, instead of playing",
+    )
+    parser.add_argument("--against", type=Path, nargs="+", metavar="FILE", help="the other side of --pair")
+    parser.add_argument("--bot", help="the bot --pair compares (default: the line-up's first)")
     args = parser.parse_args(argv)
+    if args.pair or args.against:
+        if not (args.pair and args.against):
+            parser.error("--pair and --against go together")
+        print(f"machine: {machine()}")
+        for line in pair_report(args.pair, args.against, args.bot):
+            print(line)
+        return 0
     if args.combine:
         run, results, commits = combined(args.combine)
         print(f"machine: {machine()}")

@@ -4,6 +4,7 @@ count together, each game once."""
 from __future__ import annotations
 
 import gzip
+import json
 import os
 import random
 import signal
@@ -47,6 +48,61 @@ def test_records_of_other_settings_are_refused(tmp_path) -> None:
     (tmp_path / "junk.jsonl").write_text("not json\n")
     with pytest.raises(SystemExit, match="not a recorded game"):
         bench_arena.main(["--combine", str(tmp_path / "junk.jsonl")])
+
+
+def _record(path, seed: str, wins: list[int], bots=("search", "basic")) -> None:
+    """Recorded games of ``seed``, game ``i`` won by ``bots[0]`` (its seat: the line-up rotated by ``i``) when
+    ``wins[i]``, in ``bench_arena.recorder``'s format."""
+    run = {
+        "kind": "palace",
+        "bots": list(bots),
+        "options": {},
+        "seconds": 0.25,
+        "iterations": 10,
+        "endgame_epsilon": None,
+    }
+    lines = []
+    for index, won in enumerate(wins):
+        names = [bots[(seat + index) % len(bots)] for seat in range(len(bots))]
+        seats = [{"bot": name, "won": float(won if name == bots[0] else not won), "place": 1} for name in names]
+        game = {"index": index, "seats": seats, "times": {}}
+        lines.append(json.dumps({"run": run, "seed": seed, "commit": "abc", "game": game}))
+    with path.open("a") as handle:
+        handle.write("\n".join(lines) + "\n")
+
+
+def test_a_paired_comparison_joins_the_games_on_their_deals(tmp_path, capsys) -> None:
+    first, second = tmp_path / "first.jsonl", tmp_path / "second.jsonl"
+    # Game by game: both won 0 and 5; the first alone 1, 2, 3 and 6; the second alone 4; neither 7.
+    _record(first, "s", [1, 1, 1, 1, 0, 1, 1, 0])
+    _record(second, "s", [1, 0, 0, 0, 1, 1, 0, 0, 1, 1])  # games 8 and 9 have no pair
+    _record(second, "other", [1, 1, 1])  # another seed's deals: no pair either
+    assert bench_arena.main(["--pair", str(first), "--against", str(second)]) == 0
+    out = capsys.readouterr().out
+    assert "8 games in both sides" in out
+    assert "search won 6.0 of 8, 75.0%" in out and "search won 3.0 of 8, 37.5%" in out
+    assert "both won 2, first alone 4, second alone 1, neither 1" in out
+    assert "McNemar z = 1.34" in out  # (4 - 1) / sqrt(5)
+    assert "first less second: +37.5%" in out
+
+    assert bench_arena.main(["--pair", str(first), "--against", str(second), "--bot", "basic"]) == 0
+    assert "second alone 4" in capsys.readouterr().out
+
+
+def test_a_paired_comparison_refuses_what_cannot_pair(tmp_path) -> None:
+    heads_up, four, elsewhere = tmp_path / "two.jsonl", tmp_path / "four.jsonl", tmp_path / "elsewhere.jsonl"
+    _record(heads_up, "s", [1, 0])
+    _record(four, "s", [1, 0], bots=("search", "basic", "basic", "basic"))
+    _record(elsewhere, "t", [1, 0])
+    with pytest.raises(SystemExit, match="not one line-up"):
+        bench_arena.main(["--pair", str(heads_up), "--against", str(four)])
+    with pytest.raises(SystemExit, match="no game is in both"):
+        bench_arena.main(["--pair", str(heads_up), "--against", str(elsewhere)])
+    with pytest.raises(SystemExit, match="no bot 'flat'"):
+        bench_arena.main(["--pair", str(heads_up), "--against", str(heads_up), "--bot", "flat"])
+    with pytest.raises(SystemExit) as error:
+        bench_arena.main(["--pair", str(heads_up)])
+    assert error.value.code == 2
 
 
 def test_a_terminated_run_keeps_the_games_that_finished() -> None:
