@@ -16,7 +16,8 @@ rollout policy, ``shedding_search.own_action``, as a bot), ``oracle`` (``search`
 stock's order), ``hands`` (told the other hands only; the stock and face-down cards dealt at random as ever) and
 ``hands-exact`` (``hands`` whose rollouts play every seat as ``basic`` does, no random moves: against ``basic`` it
 foresees the other seats' moves): cheats, only to bound what knowing more could gain (``OracleRules``); in
-Palace Poker ``heuristic`` (``games.engine.bots.poker_heuristic``). The search bots stop at ``--iterations``
+Palace Poker ``heuristic`` (``games.engine.bots.poker_heuristic``) and the cheat ``hands`` (``search`` told the
+other palaces, ``PokerHandsRules``). The search bots stop at ``--iterations``
 rollouts or ``--seconds`` a decision (0: no clock, so the run is reproducible from its seed), whichever comes
 first.
 
@@ -60,7 +61,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.harness import machine, percentile, raise_interrupt
-from games.engine.bots.base import Bot
+from games.engine.bots.base import Bot, acting_seat
 from games.engine.bots.poker_basic import PokerBasicBot
 from games.engine.bots.poker_heuristic import PointsHeuristicBot
 from games.engine.bots.poker_search import PokerSearchRules
@@ -69,6 +70,8 @@ from games.engine.bots.search import FlatMonteCarloBot, SearchBot, shuffled, to_
 from games.engine.bots.shedding_basic import ShedBasicBot
 from games.engine.bots.shedding_search import ShedSearchRules, own_action, plain_rules
 from games.engine.cards import parse_cards
+from games.engine.poker.state import PLAY as POKER_PLAY
+from games.engine.poker.state import PokerState
 from games.engine.protocol import Action, LegalAction
 from games.engine.registry import get_game
 from games.engine.shedding.state import PLAY, ShedState
@@ -97,6 +100,8 @@ def make_bot(
         return PointsHeuristicBot()
     if name == "own" and not poker:
         return OwnPolicyBot()
+    if name == "hands" and poker:
+        return SearchBot(PokerHandsRules(), seconds=seconds, iterations=iterations)
     if name in ("oracle", "hands", "hands-exact") and not poker:
         exact = {"epsilon": 0, "endgame_epsilon": 0} if name == "hands-exact" else {}
         rules = OracleRules(hands_only=name != "oracle", **exact)
@@ -141,6 +146,26 @@ class OracleRules(ShedSearchRules):
         rest = iter(unseen[len(truth.stock) :])
         face_down = tuple(tuple(None if card is None else next(rest) for card in row) for row in truth.face_down)
         return replace(truth, stock=tuple(unseen[: len(truth.stock)]), face_down=face_down)
+
+
+class PokerHandsRules(PokerSearchRules):
+    """Palace Poker's search rules whose deals hold every palace as it really is (``truth``, set by ``play_game``
+    before each of the bot's decisions), the stock and the face-down discards dealt at random among the cards
+    left: told the other hands, as ``OracleRules`` with ``hands_only`` in Palace. A cheat for the arena only, to
+    bound what any reading of the opponent's cards could gain."""
+
+    truth: PokerState | None = None
+
+    def determinize(self, view: Any, rng: Any) -> PokerState:
+        truth, me = self.truth, acting_seat(view)
+        if truth is None or truth.phase != POKER_PLAY or truth.hand_number != view["hand"]:
+            return super().determinize(view, rng)
+        state = self._deal(view, me, rng)
+        real = {card for row in truth.palace for card in row}
+        dealt = [card for row in state.palace for card in row if card not in real]
+        rest = shuffled([*dealt, *(card for card in (*state.discards, *state.stock) if card not in real)], rng)
+        cut = len(state.discards)
+        return replace(state, palace=truth.palace, discards=tuple(rest[:cut]), stock=tuple(rest[cut:]))
 
 
 class OwnPolicyBot(ShedBasicBot):
@@ -197,7 +222,7 @@ def play_game(task: tuple[int, dict[str, Any]]) -> dict[str, Any]:
         seat = to_act[0] if len(to_act) == 1 else rng.choice(to_act)
         view = game.view(state, seat)
         rules = getattr(bots[seat], "rules", None)
-        if isinstance(rules, OracleRules):
+        if isinstance(rules, (OracleRules, PokerHandsRules)):
             rules.truth = state
         started = time.perf_counter()
         body = bots[seat].choose(view, rng)
@@ -438,8 +463,8 @@ def pair_report(first: list[Path], second: list[Path], bot: str | None) -> list[
     run_a, games_a, commits_a = recorded(first)
     run_b, games_b, commits_b = recorded(second)
     if any(run_a[key] != run_b[key] for key in PAIR_KEYS):
-        theirs = {key: run_b[key] for key in PAIR_KEYS}
-        raise SystemExit(f"not one line-up: { ({key: run_a[key] for key in PAIR_KEYS}) } against {theirs}")
+        ours, theirs = ({key: run[key] for key in PAIR_KEYS} for run in (run_a, run_b))
+        raise SystemExit(f"not one line-up: {ours} against {theirs}")
     name = bot or run_a["bots"][0]
     if name not in run_a["bots"]:
         raise SystemExit(f"no bot {name!r} in the line-up {','.join(run_a['bots'])}")

@@ -171,3 +171,28 @@ def test_the_oracle_searches_the_real_deal() -> None:
             [card is None for card in row] for row in state.face_down
         ]
     assert len({(deal.stock, deal.face_down) for deal in deals}) > 1, "the stock and face-down cards are dealt again"
+
+
+def test_the_poker_cheat_deals_the_real_palaces_and_the_rest_at_random() -> None:
+    game, rng = get_game("palace-poker"), random.Random("hands")
+    state = game.new_game({"points": True}, 2)
+    while game.chance_request(state) is not None:
+        state, _ = game.apply(
+            state, Action(type="shuffle", cards=tuple(shuffled(game.chance_request(state).cards, rng)))
+        )
+    seat = game.to_act(state)[0]
+    view = game.view(state, seat)
+    other = 1 - seat
+    assert None in view["seats"][other]["palace"], "the other palace is hidden from the seat"
+
+    cheat = bench_arena.make_bot("palace-poker", "hands", seconds=None, iterations=3)
+    cheat.rules.truth = state
+    deals = [cheat.rules.determinize(view, rng) for _ in range(5)]
+    for deal in deals:
+        assert deal.palace == state.palace
+        assert sorted([*deal.stock, *deal.discards]) == sorted([*state.stock, *state.discards])
+        assert len(deal.stock) == len(state.stock) and len(deal.discards) == len(state.discards)
+    assert len({deal.stock for deal in deals}) > 1, "the stock is dealt again"
+
+    honest = bench_arena.make_bot("palace-poker", "search", seconds=None, iterations=3)
+    assert any(honest.rules.determinize(view, rng).palace[other] != state.palace[other] for _ in range(5))
