@@ -32,10 +32,10 @@ can be counted together: ``--combine FILE [FILE ...]`` reports over the recorded
 once each (a seed and index recorded twice count once), and refuses records of different settings. Which
 commits the games were played at is printed with them: combining runs of different code is the reader's call,
 not the script's. ``--pair FILE [FILE ...] --against FILE [FILE ...]`` compares two sets of recorded games of one
-line-up (two versions of a bot, say) game by game on the same deals, joined on the seed and the game's index:
-how often each side's bot (``--bot``, default the line-up's first) won where the other did not, the difference
-with its 95% interval and McNemar's z. Runs on different seeds differ by their deals more than most changes
-do; the same seed makes them comparable.
+line-up (two versions of a bot, say, or a bot and a cheat) game by game on the same deals, joined on the seed and
+the game's index: how often each side's bot (``--bot`` on both, default each line-up's first) won where the other
+did not, the difference with its 95% interval and McNemar's z. Runs on different seeds differ by their deals more
+than most changes do; the same seed makes them comparable.
 
 Per bot name (over all its seats): games, wins (Palace: first out; Palace Poker: the match's only
 winner, a shared win counts half) with the Wilson 95% interval, mean finishing place (Palace) or chips
@@ -419,25 +419,27 @@ def recorded(paths: Iterable[Path]) -> tuple[dict[str, Any], dict[tuple[str, int
     return run, games, commits
 
 
-PAIR_KEYS = ("kind", "bots", "options")
-"""What two sides of a paired comparison must share: the same line-up on the same deals (the budget may differ)."""
+PAIR_KEYS = ("kind", "options")
+"""What two sides of a paired comparison must share besides the line-up (the budget may differ)."""
 
 
 def paired(
-    first: dict[tuple[str, int], dict[str, Any]], second: dict[tuple[str, int], dict[str, Any]], bot: str
+    first: dict[tuple[str, int], dict[str, Any]], second: dict[tuple[str, int], dict[str, Any]], bots: tuple[str, str]
 ) -> dict[str, Any]:
-    """``bot``'s wins game by game in two sets of recorded games of one line-up (``recorded``), joined on each
-    game's seed and index: the same deals, since game ``i`` of a seed deals the same cards whatever the bots do.
+    """The wins game by game of ``bots[0]`` in ``first`` and ``bots[1]`` in ``second``, two sets of recorded games
+    (``recorded``) of one line-up but for those two, joined on each game's seed and index: the same deals, since
+    game ``i`` of a seed deals the same cards and seats the line-up the same way whatever the bots do.
 
-    Returns ``n`` (games in both), each side's ``wins`` (sums over ``bot``'s seats: a shared win counts half),
-    ``both``, ``first_only``, ``second_only`` and ``neither`` (a game counts for the side whose ``bot`` won more in
+    Returns ``n`` (games in both), each side's ``wins`` (sums over the bot's seats: a shared win counts half),
+    ``both``, ``first_only``, ``second_only`` and ``neither`` (a game counts for the side whose bot won more in
     it), and ``diff`` / ``low`` / ``high``: the mean difference of the win rates, first less second, with its 95%
     interval (normal, from the spread of the games' differences)."""
 
-    def wins(game: dict[str, Any]) -> float:
+    def wins(game: dict[str, Any], bot: str) -> float:
         return float(sum(seat["won"] for seat in game["seats"] if seat["bot"] == bot))
 
-    pairs = [(wins(first[key]), wins(second[key])) for key in sorted(first.keys() & second.keys())]
+    keys = sorted(first.keys() & second.keys())
+    pairs = [(wins(first[key], bots[0]), wins(second[key], bots[1])) for key in keys]
     n = len(pairs)
     deltas = [a - b for a, b in pairs]
     diff = sum(deltas) / n if n else 0.0
@@ -457,37 +459,43 @@ def paired(
 
 def pair_report(first: list[Path], second: list[Path], bot: str | None) -> list[str]:
     """The lines of ``--pair FIRST... --against SECOND...``: each side's recorded games (``recorded``), joined on
-    their seed and index (``paired``), with McNemar's z over the games one side won and the other did not.
-    ``SystemExit`` when the sides are not one line-up (``PAIR_KEYS``), ``bot`` is not in it, or no game is in
-    both."""
+    their seed and index (``paired``), with McNemar's z over the games one side won and the other did not. The bot
+    compared: ``bot`` on both sides, or each line-up's first (two versions of one bot, or a bot and a cheat, named
+    apart). ``SystemExit`` when the sides' line-ups differ elsewhere (or their ``PAIR_KEYS``), the bot is missing
+    from one, or no game is in both."""
     run_a, games_a, commits_a = recorded(first)
     run_b, games_b, commits_b = recorded(second)
-    if any(run_a[key] != run_b[key] for key in PAIR_KEYS):
-        ours, theirs = ({key: run[key] for key in PAIR_KEYS} for run in (run_a, run_b))
-        raise SystemExit(f"not one line-up: {ours} against {theirs}")
-    name = bot or run_a["bots"][0]
-    if name not in run_a["bots"]:
-        raise SystemExit(f"no bot {name!r} in the line-up {','.join(run_a['bots'])}")
-    result = paired(games_a, games_b, name)
+    names = (bot, bot) if bot else (run_a["bots"][0], run_b["bots"][0])
+    for run, name in ((run_a, names[0]), (run_b, names[1])):
+        if name not in run["bots"]:
+            raise SystemExit(f"no bot {name!r} in the line-up {','.join(run['bots'])}")
+    shapes = [
+        (*(run[key] for key in PAIR_KEYS), [None if one == name else one for one in run["bots"]])
+        for run, name in ((run_a, names[0]), (run_b, names[1]))
+    ]
+    if shapes[0] != shapes[1]:
+        raise SystemExit(f"not one line-up: {shapes[0]} against {shapes[1]} (None: the bot compared)")
+    result = paired(games_a, games_b, names)
     n = result["n"]
     if not n:
         raise SystemExit("no game is in both sides (pairs are joined on the seed and the game's index)")
     b, c = result["first_only"], result["second_only"]
     z = (b - c) / math.sqrt(b + c) if b + c else 0.0
 
-    def side(label: str, paths: list[Path], run: dict[str, Any], commits: Counter[str], wins: float) -> str:
-        low, high = wilson(wins, n)
+    def side(label: str, paths: list[Path], run: dict[str, Any], commits: Counter[str], name: str, won: float) -> str:
+        low, high = wilson(won, n)
         return (
             f"{label}: {', '.join(str(path) for path in paths)} (budget {run['seconds'] * 1000:.0f} ms; played at "
             + ", ".join(f"{at} ({count})" for at, count in sorted(commits.items()))
-            + f"): {name} won {wins:.1f} of {n}, {wins / n:.1%} ({low:.1%}-{high:.1%})"
+            + f"): {name} won {won:.1f} of {n}, {won / n:.1%} ({low:.1%}-{high:.1%})"
         )
 
+    compared = repr(names[0]) if names[0] == names[1] else f"{names[0]!r} against {names[1]!r}"
     return [
         f"{run_a['kind']} {len(run_a['bots'])} seats, line-up {','.join(run_a['bots'])}: {n} games in both sides "
-        f"(joined on seed and index), {name!r} compared",
-        side("first", first, run_a, commits_a, result["wins"][0]),
-        side("second", second, run_b, commits_b, result["wins"][1]),
+        f"(joined on seed and index), {compared} compared",
+        side("first", first, run_a, commits_a, names[0], result["wins"][0]),
+        side("second", second, run_b, commits_b, names[1], result["wins"][1]),
         f"both won {result['both']}, first alone {b}, second alone {c}, neither {result['neither']}",
         f"first less second: {result['diff']:+.1%} ({result['low']:+.1%} to {result['high']:+.1%}, 95%); "
         f"McNemar z = {z:.2f}, two-sided p = {math.erfc(abs(z) / math.sqrt(2)):.3f}",
@@ -524,7 +532,7 @@ def main(argv: list[str] | None = None) -> int:
         help="compare these recorded games with --against's, game by game on the same deals, instead of playing",
     )
     parser.add_argument("--against", type=Path, nargs="+", metavar="FILE", help="the other side of --pair")
-    parser.add_argument("--bot", help="the bot --pair compares (default: the line-up's first)")
+    parser.add_argument("--bot", help="the bot --pair compares on both sides (default: each line-up's first)")
     args = parser.parse_args(argv)
     if args.pair or args.against:
         if not (args.pair and args.against):

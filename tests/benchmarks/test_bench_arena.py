@@ -88,6 +88,13 @@ def test_a_paired_comparison_joins_the_games_on_their_deals(tmp_path, capsys) ->
     assert bench_arena.main(["--pair", str(first), "--against", str(second), "--bot", "basic"]) == 0
     assert "second alone 4" in capsys.readouterr().out
 
+    cheat = tmp_path / "cheat.jsonl"
+    _record(cheat, "s", [1, 1, 1, 1, 1, 1, 1, 1], bots=("hands", "basic"))
+    assert bench_arena.main(["--pair", str(cheat), "--against", str(first)]) == 0
+    out = capsys.readouterr().out
+    assert "'hands' against 'search' compared" in out
+    assert "hands won 8.0 of 8" in out and "first alone 2, second alone 0" in out
+
 
 def test_a_paired_comparison_refuses_what_cannot_pair(tmp_path) -> None:
     heads_up, four, elsewhere = tmp_path / "two.jsonl", tmp_path / "four.jsonl", tmp_path / "elsewhere.jsonl"
@@ -98,6 +105,10 @@ def test_a_paired_comparison_refuses_what_cannot_pair(tmp_path) -> None:
         bench_arena.main(["--pair", str(heads_up), "--against", str(four)])
     with pytest.raises(SystemExit, match="no game is in both"):
         bench_arena.main(["--pair", str(heads_up), "--against", str(elsewhere)])
+    other_seat = tmp_path / "other-seat.jsonl"
+    _record(other_seat, "s", [1, 0], bots=("search", "random"))
+    with pytest.raises(SystemExit, match="not one line-up"):
+        bench_arena.main(["--pair", str(heads_up), "--against", str(other_seat)])
     with pytest.raises(SystemExit, match="no bot 'flat'"):
         bench_arena.main(["--pair", str(heads_up), "--against", str(heads_up), "--bot", "flat"])
     with pytest.raises(SystemExit) as error:
