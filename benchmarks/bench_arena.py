@@ -17,9 +17,8 @@ stock's order), ``hands`` (told the other hands only; the stock and face-down ca
 ``hands-exact`` (``hands`` whose rollouts play every seat as ``basic`` does, no random moves: against ``basic`` it
 foresees the other seats' moves): cheats, only to bound what knowing more could gain (``OracleRules``); in
 Palace Poker ``heuristic`` (``games.engine.bots.poker_heuristic``) and the cheat ``hands`` (``search`` told the
-other palaces, ``PokerHandsRules``). The search bots stop at ``--iterations``
-rollouts or ``--seconds`` a decision (0: no clock, so the run is reproducible from its seed), whichever comes
-first.
+other palaces, ``PokerHandsRules``). The search bots stop at ``--iterations`` rollouts or ``--seconds`` a decision
+(0: no clock, so the run is reproducible from its seed), whichever comes first.
 
 Each game draws its shuffles and bots' randomness from ``random.Random(f"{seed}:{index}")``; when several
 seats may act at once (Palace's setup and out-of-turn plays) one drawn from it goes first. The run stops
@@ -162,8 +161,8 @@ class PokerHandsRules(PokerSearchRules):
             return super().determinize(view, rng)
         state = self._deal(view, me, rng)
         real = {card for row in truth.palace for card in row}
-        dealt = [card for row in state.palace for card in row if card not in real]
-        rest = shuffled([*dealt, *(card for card in (*state.discards, *state.stock) if card not in real)], rng)
+        dealt = (*(card for row in state.palace for card in row), *state.discards, *state.stock)
+        rest = shuffled([card for card in dealt if card not in real], rng)
         cut = len(state.discards)
         return replace(state, palace=truth.palace, discards=tuple(rest[:cut]), stock=tuple(rest[cut:]))
 
