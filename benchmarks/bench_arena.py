@@ -16,9 +16,10 @@ rollout policy, ``shedding_search.own_action``, as a bot), ``oracle`` (``search`
 stock's order), ``hands`` (told the other hands only; the stock and face-down cards dealt at random as ever) and
 ``hands-exact`` (``hands`` whose rollouts play every seat as ``basic`` does, no random moves: against ``basic`` it
 foresees the other seats' moves): cheats, only to bound what knowing more could gain (``OracleRules``); in
-Palace Poker ``heuristic`` (``games.engine.bots.poker_heuristic``) and the cheat ``hands`` (``search`` told the
-other palaces, ``PokerHandsRules``). The search bots stop at ``--iterations`` rollouts or ``--seconds`` a decision
-(0: no clock, so the run is reproducible from its seed), whichever comes first.
+Palace Poker ``heuristic`` (``games.engine.bots.poker_heuristic``) and the cheats ``hands`` (``search`` told the
+other palaces, ``PokerHandsRules``) and ``hands-later`` (told them only once the other seat has had a turn in the
+hand: honest where its view cannot say anything of them). The search bots stop at ``--iterations`` rollouts or
+``--seconds`` a decision (0: no clock, so the run is reproducible from its seed), whichever comes first.
 
 Each game draws its shuffles and bots' randomness from ``random.Random(f"{seed}:{index}")``; when several
 seats may act at once (Palace's setup and out-of-turn plays) one drawn from it goes first. The run stops
@@ -68,7 +69,8 @@ from games.engine.bots.random_bot import RandomBot
 from games.engine.bots.search import FlatMonteCarloBot, SearchBot, shuffled, to_action
 from games.engine.bots.shedding_basic import ShedBasicBot
 from games.engine.bots.shedding_search import ShedSearchRules, own_action, plain_rules
-from games.engine.cards import parse_cards
+from games.engine.cards import FULL_DECK, parse_cards
+from games.engine.poker.deal import PALACE_CARDS
 from games.engine.poker.state import PLAY as POKER_PLAY
 from games.engine.poker.state import PokerState
 from games.engine.protocol import Action, LegalAction
@@ -99,8 +101,9 @@ def make_bot(
         return PointsHeuristicBot()
     if name == "own" and not poker:
         return OwnPolicyBot()
-    if name == "hands" and poker:
-        return SearchBot(PokerHandsRules(), seconds=seconds, iterations=iterations)
+    if name in ("hands", "hands-later") and poker:
+        rules = PokerHandsRules(later=name == "hands-later")
+        return SearchBot(rules, seconds=seconds, iterations=iterations)
     if name in ("oracle", "hands", "hands-exact") and not poker:
         exact = {"epsilon": 0, "endgame_epsilon": 0} if name == "hands-exact" else {}
         rules = OracleRules(hands_only=name != "oracle", **exact)
@@ -151,13 +154,21 @@ class PokerHandsRules(PokerSearchRules):
     """Palace Poker's search rules whose deals hold every palace as it really is (``truth``, set by ``play_game``
     before each of the bot's decisions), the stock and the face-down discards dealt at random among the cards
     left: told the other hands, as ``OracleRules`` with ``hands_only`` in Palace. A cheat for the arena only, to
-    bound what any reading of the opponent's cards could gain."""
+    bound what any reading of the opponent's cards could gain. ``later``: heads-up, honest (the search's own
+    deals) while the other seat has had no turn in the hand (``silent``), where no reading can know more than
+    the rules and the face-up cards tell; told after: what the best reading of his decisions could give."""
 
     truth: PokerState | None = None
+
+    def __init__(self, *, later: bool = False) -> None:
+        super().__init__()
+        self.later = later
 
     def determinize(self, view: Any, rng: Any) -> PokerState:
         truth, me = self.truth, acting_seat(view)
         if truth is None or truth.phase != POKER_PLAY or truth.hand_number != view["hand"]:
+            return super().determinize(view, rng)
+        if self.later and silent(view, me):
             return super().determinize(view, rng)
         state = self._deal(view, me, rng)
         real = {card for row in truth.palace for card in row}
@@ -165,6 +176,21 @@ class PokerHandsRules(PokerSearchRules):
         rest = shuffled([card for card in dealt if card not in real], rng)
         cut = len(state.discards)
         return replace(state, palace=truth.palace, discards=tuple(rest[:cut]), stock=tuple(rest[cut:]))
+
+
+def silent(view: Any, me: int) -> bool:
+    """Heads-up, whether the other seat has had no turn yet in the hand ``view`` shows to ``me``: ``me`` is first
+    to act (not the dealer), nothing discarded, the other holds no soldier, and the stock is short of what the
+    deal left by ``me``'s soldiers alone (palace-poker.txt, "The Play": turns go clockwise from the dealer's
+    left). A stay of his after a buy of ``me``'s looks silent too: the cheat is then honest a turn longer."""
+    rows = [row for row in view["seats"] if row["banner"] is not None]
+    if len(rows) != 2 or view["dealer"] == me or view["discard_size"]:
+        return False
+    mine = next(row for row in rows if row["seat"] == me)
+    if any(row["soldiers"] for row in rows if row["seat"] != me):
+        return False
+    dealt = len(rows) * (1 + PALACE_CARDS) + len(view["set_aside"])
+    return view["stock_size"] + len(mine["soldiers"]) == len(FULL_DECK) - dealt
 
 
 class OwnPolicyBot(ShedBasicBot):

@@ -207,3 +207,33 @@ def test_the_poker_cheat_deals_the_real_palaces_and_the_rest_at_random() -> None
 
     honest = bench_arena.make_bot("palace-poker", "search", seconds=None, iterations=3)
     assert any(honest.rules.determinize(view, rng).palace[other] != state.palace[other] for _ in range(5))
+
+
+def test_the_later_poker_cheat_is_honest_until_the_other_seat_has_had_a_turn() -> None:
+    game, rng = get_game("palace-poker"), random.Random("later")
+    state = game.new_game({"points": True}, 2)
+    while game.chance_request(state) is not None:
+        state, _ = game.apply(
+            state, Action(type="shuffle", cards=tuple(shuffled(game.chance_request(state).cards, rng)))
+        )
+    first = game.to_act(state)[0]
+    other = 1 - first
+    start = state
+    assert bench_arena.silent(game.view(state, first), first)
+    state, _ = game.apply(state, Action(type="buy", seat=first))
+    assert game.to_act(state) == (first,), "a buy owes the discard step"
+    assert bench_arena.silent(game.view(state, first), first), "the seat's own buy tells nothing of the other"
+    state, _ = game.apply(state, Action(type="discard", seat=first))
+    assert game.to_act(state) == (other,)
+    assert not bench_arena.silent(game.view(state, other), other), "the dealer acts after the first seat"
+    state, _ = game.apply(state, Action(type="buy", seat=other))
+    state, _ = game.apply(state, Action(type="discard", seat=other, cards=state.soldiers[other]))
+    view = game.view(state, first)
+    assert game.to_act(state) == (first,) and not bench_arena.silent(view, first)
+
+    later = bench_arena.make_bot("palace-poker", "hands-later", seconds=None, iterations=3)
+    later.rules.truth = state
+    assert all(later.rules.determinize(view, rng).palace == state.palace for _ in range(3)), "told, once he acted"
+    later.rules.truth = start
+    deals = [later.rules.determinize(game.view(start, first), rng) for _ in range(5)]
+    assert any(deal.palace[other] != start.palace[other] for deal in deals), "honest before"
