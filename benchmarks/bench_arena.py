@@ -17,9 +17,10 @@ stock's order), ``hands`` (told the other hands only; the stock and face-down ca
 ``hands-exact`` (``hands`` whose rollouts play every seat as ``basic`` does, no random moves: against ``basic`` it
 foresees the other seats' moves): cheats, only to bound what knowing more could gain (``OracleRules``); in
 Palace Poker ``heuristic`` (``games.engine.bots.poker_heuristic``) and the cheats ``hands`` (``search`` told the
-other palaces, ``PokerHandsRules``) and ``hands-later`` (told them only once the other seat has had a turn in the
-hand: honest where its view cannot say anything of them). The search bots stop at ``--iterations`` rollouts or
-``--seconds`` a decision (0: no clock, so the run is reproducible from its seed), whichever comes first.
+other palaces, ``PokerHandsRules``), ``hands-later`` (told them only once the other seat has had a turn in the
+hand: honest where its view cannot say anything of them) and ``hands-first`` (told them only there). The search
+bots stop at ``--iterations`` rollouts or ``--seconds`` a decision (0: no clock, so the run is reproducible from
+its seed), whichever comes first.
 
 Each game draws its shuffles and bots' randomness from ``random.Random(f"{seed}:{index}")``; when several
 seats may act at once (Palace's setup and out-of-turn plays) one drawn from it goes first. The run stops
@@ -101,8 +102,8 @@ def make_bot(
         return PointsHeuristicBot()
     if name == "own" and not poker:
         return OwnPolicyBot()
-    if name in ("hands", "hands-later") and poker:
-        rules = PokerHandsRules(later=name == "hands-later")
+    if name in ("hands", "hands-later", "hands-first") and poker:
+        rules = PokerHandsRules(told=name.removeprefix("hands-") if name != "hands" else "always")
         return SearchBot(rules, seconds=seconds, iterations=iterations)
     if name in ("oracle", "hands", "hands-exact") and not poker:
         exact = {"epsilon": 0, "endgame_epsilon": 0} if name == "hands-exact" else {}
@@ -154,21 +155,24 @@ class PokerHandsRules(PokerSearchRules):
     """Palace Poker's search rules whose deals hold every palace as it really is (``truth``, set by ``play_game``
     before each of the bot's decisions), the stock and the face-down discards dealt at random among the cards
     left: told the other hands, as ``OracleRules`` with ``hands_only`` in Palace. A cheat for the arena only, to
-    bound what any reading of the opponent's cards could gain. ``later``: heads-up, honest (the search's own
-    deals) while the other seat has had no turn in the hand (``silent``), where no reading can know more than
-    the rules and the face-up cards tell; told after: what the best reading of his decisions could give."""
+    bound what any reading of the opponent's cards could gain. ``told``: ``"always"``; ``"later"``: heads-up,
+    honest (the search's own deals) while the other seat has had no turn in the hand (``silent``), where no
+    reading can know more than the rules and the face-up cards tell, and told after: what the best reading of
+    his decisions could give; ``"first"``: the other way round, told only while he is silent."""
 
     truth: PokerState | None = None
 
-    def __init__(self, *, later: bool = False) -> None:
+    def __init__(self, *, told: str = "always") -> None:
         super().__init__()
-        self.later = later
+        if told not in ("always", "later", "first"):
+            raise ValueError(f"told: {told!r}")
+        self.told = told
 
     def determinize(self, view: Any, rng: Any) -> PokerState:
         truth, me = self.truth, acting_seat(view)
         if truth is None or truth.phase != POKER_PLAY or truth.hand_number != view["hand"]:
             return super().determinize(view, rng)
-        if self.later and silent(view, me):
+        if self.told != "always" and (self.told == "later") == silent(view, me):
             return super().determinize(view, rng)
         state = self._deal(view, me, rng)
         real = {card for row in truth.palace for card in row}

@@ -209,7 +209,7 @@ def test_the_poker_cheat_deals_the_real_palaces_and_the_rest_at_random() -> None
     assert any(honest.rules.determinize(view, rng).palace[other] != state.palace[other] for _ in range(5))
 
 
-def test_the_later_poker_cheat_is_honest_until_the_other_seat_has_had_a_turn() -> None:
+def test_the_later_poker_cheat_is_honest_until_the_other_seat_has_had_a_turn_and_the_first_one_after() -> None:
     game, rng = get_game("palace-poker"), random.Random("later")
     state = game.new_game({"points": True}, 2)
     while game.chance_request(state) is not None:
@@ -237,3 +237,9 @@ def test_the_later_poker_cheat_is_honest_until_the_other_seat_has_had_a_turn() -
     later.rules.truth = start
     deals = [later.rules.determinize(game.view(start, first), rng) for _ in range(5)]
     assert any(deal.palace[other] != start.palace[other] for deal in deals), "honest before"
+
+    first_only = bench_arena.make_bot("palace-poker", "hands-first", seconds=None, iterations=3)
+    first_only.rules.truth = start
+    assert all(first_only.rules.determinize(game.view(start, first), rng).palace == start.palace for _ in range(3))
+    first_only.rules.truth = state
+    assert any(first_only.rules.determinize(view, rng).palace[other] != state.palace[other] for _ in range(5))
