@@ -15,6 +15,7 @@ import pytest
 from benchmarks import bench_arena
 from games.engine.bots.search import shuffled, to_action
 from games.engine.bots.shedding_basic import ShedBasicBot
+from games.engine.poker.state import PokerState
 from games.engine.protocol import Action
 from games.engine.registry import get_game
 
@@ -184,13 +185,18 @@ def test_the_oracle_searches_the_real_deal() -> None:
     assert len({(deal.stock, deal.face_down) for deal in deals}) > 1, "the stock and face-down cards are dealt again"
 
 
+def _dealt_points_match(rng: random.Random) -> PokerState:
+    """A heads-up Palace Poker match under ``points``, its first hand dealt (shuffles from ``rng``)."""
+    game = get_game("palace-poker")
+    state = game.new_game({"points": True}, 2)
+    while (request := game.chance_request(state)) is not None:
+        state, _ = game.apply(state, Action(type="shuffle", cards=tuple(shuffled(request.cards, rng))))
+    return state
+
+
 def test_the_poker_cheat_deals_the_real_palaces_and_the_rest_at_random() -> None:
     game, rng = get_game("palace-poker"), random.Random("hands")
-    state = game.new_game({"points": True}, 2)
-    while game.chance_request(state) is not None:
-        state, _ = game.apply(
-            state, Action(type="shuffle", cards=tuple(shuffled(game.chance_request(state).cards, rng)))
-        )
+    state = _dealt_points_match(rng)
     seat = game.to_act(state)[0]
     view = game.view(state, seat)
     other = 1 - seat
@@ -211,11 +217,7 @@ def test_the_poker_cheat_deals_the_real_palaces_and_the_rest_at_random() -> None
 
 def test_the_later_poker_cheat_is_honest_until_the_other_seat_has_had_a_turn_and_the_first_one_after() -> None:
     game, rng = get_game("palace-poker"), random.Random("later")
-    state = game.new_game({"points": True}, 2)
-    while game.chance_request(state) is not None:
-        state, _ = game.apply(
-            state, Action(type="shuffle", cards=tuple(shuffled(game.chance_request(state).cards, rng)))
-        )
+    state = _dealt_points_match(rng)
     first = game.to_act(state)[0]
     other = 1 - first
     start = state
