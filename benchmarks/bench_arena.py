@@ -186,7 +186,8 @@ def silent(view: Any, me: int) -> bool:
     """Heads-up, whether the other seat has had no turn yet in the hand ``view`` shows to ``me``: ``me`` is first
     to act (not the dealer), nothing discarded, the other holds no soldier, and the stock is short of what the
     deal left by ``me``'s soldiers alone (palace-poker.txt, "The Play": turns go clockwise from the dealer's
-    left). A stay of his after a buy of ``me``'s looks silent too: the cheat is then honest a turn longer."""
+    left). A stay of his after a buy of ``me``'s would look silent too (``basic`` under ``points`` never stays
+    while a soldier fits: it buys)."""
     rows = [row for row in view["seats"] if row["banner"] is not None]
     if len(rows) != 2 or view["dealer"] == me or view["discard_size"]:
         return False
