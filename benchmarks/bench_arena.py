@@ -65,13 +65,13 @@ from benchmarks.harness import machine, percentile, raise_interrupt
 from games.engine.bots.base import Bot, acting_seat
 from games.engine.bots.poker_basic import PokerBasicBot
 from games.engine.bots.poker_heuristic import PointsHeuristicBot
+from games.engine.bots.poker_inference import stock_as_dealt
 from games.engine.bots.poker_search import PokerSearchRules
 from games.engine.bots.random_bot import RandomBot
 from games.engine.bots.search import FlatMonteCarloBot, SearchBot, shuffled, to_action
 from games.engine.bots.shedding_basic import ShedBasicBot
 from games.engine.bots.shedding_search import ShedSearchRules, own_action, plain_rules
-from games.engine.cards import FULL_DECK, parse_cards
-from games.engine.poker.deal import PALACE_CARDS
+from games.engine.cards import parse_cards
 from games.engine.poker.state import PLAY as POKER_PLAY
 from games.engine.poker.state import PokerState
 from games.engine.protocol import Action, LegalAction
@@ -83,6 +83,8 @@ MAX_JOBS = 2
 """The machine has 2 cores shared by several people: never more processes than that."""
 PROGRESS_SECONDS = 60
 """A line on stderr at most this often while games finish (games done, seconds): a run takes up to an hour."""
+POKER_CHEATS = {"hands": "always", "hands-later": "later", "hands-first": "first"}
+"""The Palace Poker cheats by name, each with when ``PokerHandsRules`` tells it the other palaces."""
 POKER_MONEY_OPTIONS = {"max_hands": 20}
 """A Palace Poker match with money in the arena: 20 hands (the most chips win); a match to the last chip
 between two ``basic`` bots runs about 300 hands."""
@@ -102,9 +104,8 @@ def make_bot(
         return PointsHeuristicBot()
     if name == "own" and not poker:
         return OwnPolicyBot()
-    if name in ("hands", "hands-later", "hands-first") and poker:
-        rules = PokerHandsRules(told=name.removeprefix("hands-") if name != "hands" else "always")
-        return SearchBot(rules, seconds=seconds, iterations=iterations)
+    if name in POKER_CHEATS and poker:
+        return SearchBot(PokerHandsRules(told=POKER_CHEATS[name]), seconds=seconds, iterations=iterations)
     if name in ("oracle", "hands", "hands-exact") and not poker:
         exact = {"epsilon": 0, "endgame_epsilon": 0} if name == "hands-exact" else {}
         rules = OracleRules(hands_only=name != "oracle", **exact)
@@ -194,8 +195,7 @@ def silent(view: Any, me: int) -> bool:
     mine = next(row for row in rows if row["seat"] == me)
     if any(row["soldiers"] for row in rows if row["seat"] != me):
         return False
-    dealt = len(rows) * (1 + PALACE_CARDS) + len(view["set_aside"])
-    return view["stock_size"] + len(mine["soldiers"]) == len(FULL_DECK) - dealt
+    return view["stock_size"] + len(mine["soldiers"]) == stock_as_dealt(view)
 
 
 class OwnPolicyBot(ShedBasicBot):

@@ -107,8 +107,14 @@ def _first_turn(view: Mapping[str, Any], me: int) -> bool:
     rows = [row for row in view["seats"] if row["banner"] is not None]
     if view["dealer"] == me or view["discard_size"] or any(row["soldiers"] for row in rows):
         return False
-    dealt = len(rows) * (1 + PALACE_CARDS) + len(view["set_aside"])
-    return view["stock_size"] == len(FULL_DECK) - dealt
+    return view["stock_size"] == stock_as_dealt(view)
+
+
+def stock_as_dealt(view: Mapping[str, Any]) -> int:
+    """The cards the hand's deal left in the stock: the deck less each player's banner and palace cards and the
+    banner deal's cards set aside (palace-poker.txt, "The Deal")."""
+    rows = [row for row in view["seats"] if row["banner"] is not None]
+    return len(FULL_DECK) - len(rows) * (1 + PALACE_CARDS) - len(view["set_aside"])
 
 
 def accepts(reading: Reading | None, state: PokerState, me: int, rng: RandomSource) -> bool:
