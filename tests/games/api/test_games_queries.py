@@ -59,8 +59,11 @@ def test_an_action_locks_the_game_and_reads_its_seats_in_one_query(table):
         return
     # The game (locked) with its seats; the events; the game's projections; the seats' to_act. The token was
     # remembered from the view before.
-    assert len(sql) == 4, sql
+    assert len(sql) == 5, sql
     assert sql[1].startswith("INSERT INTO")
+    # Last, once per game object, whether a seated player wants its news (games.services.log._news), which
+    # PostgreSQL reads with the lock.
+    assert "news_wanted" in sql[-1], sql[-1]
 
 
 def test_an_action_after_another_process_moved_reads_the_missing_entries_with_the_lock(table):
@@ -78,8 +81,9 @@ def test_an_action_after_another_process_moved_reads_the_missing_entries_with_th
         assert len(sql) == 2, sql
         assert "games_event" in sql[0]
     else:
-        assert len(sql) == 5, sql
+        assert len(sql) == 6, sql
         assert "games_event" in sql[1] and sql[1].startswith("SELECT")
+        assert "news_wanted" in sql[-1], sql[-1]
 
 
 def test_an_action_after_which_the_same_seat_decides_writes_the_seats_once(table):
@@ -94,5 +98,8 @@ def test_an_action_after_which_the_same_seat_decides_writes_the_seats_once(table
         assert len(sql) == 2, sql
         assert "UPDATE games_seat" in sql[1], sql[1]
         return
-    assert len(sql) == 4, sql
+    assert len(sql) == 5, sql
     assert [text for text in sql if text.startswith('UPDATE "games_seat"')] == [sql[3]]
+    # Last, once per game object, whether a seated player wants its news (games.services.log._news), which
+    # PostgreSQL reads with the lock.
+    assert "news_wanted" in sql[-1], sql[-1]
