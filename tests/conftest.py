@@ -13,10 +13,14 @@ function-scoped fixtures around @given tests).
 
 from __future__ import annotations
 
+import atexit
 import itertools
 import json
+import shutil
+import tempfile
 import uuid
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -43,6 +47,22 @@ def pytest_configure(config: pytest.Config) -> None:
     if database["ENGINE"].endswith("postgresql"):
         options = database.setdefault("OPTIONS", {})
         options["options"] = f"{options.get('options', '')} -c synchronous_commit=off".strip()
+    elif database["ENGINE"] == "django.db.backends.sqlite3":
+        _sqlite_test_database_in_a_file(database)
+
+
+def _sqlite_test_database_in_a_file(database: dict[str, Any]) -> None:
+    """On SQLite (the embedded default) the test database is a file in a private temporary folder, as the product's
+    is, not Django's in-memory default: that one is a shared cache, where a thread (the live server's, a worker's)
+    reading a table that another thread is writing fails at once with "database table is locked" instead of
+    waiting out the busy timeout as the product's file does (it failed a browser test and a worker test on a slow
+    machine). pytest-django names each xdist worker's file apart; the folder goes when the process ends. Commits
+    skip the disk sync, as PostgreSQL's do above."""
+    folder = Path(tempfile.mkdtemp(prefix="palace-test-db-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    database.setdefault("TEST", {})["NAME"] = str(folder / "test.sqlite3")
+    options = database.setdefault("OPTIONS", {})
+    options["init_command"] = f"{options.get('init_command', '')};PRAGMA synchronous=OFF;"
 
 
 # --- the OpenAPI schema ---
