@@ -23,6 +23,12 @@ def statements(captured: CaptureQueriesContext) -> list[str]:
     return [text for text in sql if not text.upper().startswith(TRANSACTION_CONTROL)]
 
 
+def assert_news_read_last(sql: list[str]) -> None:
+    """On the ORM path (SQLite), the last statement of an action reads whether a seated player wants the game's
+    news (``games.services.log._news``, once per game object); PostgreSQL reads it with the lock."""
+    assert "news_wanted" in sql[-1], sql[-1]
+
+
 @pytest.fixture
 def table(make_player, auth_client):
     """alice (seat 0) and bob (seat 1, dealer) heads-up; alice acts first."""
@@ -61,9 +67,7 @@ def test_an_action_locks_the_game_and_reads_its_seats_in_one_query(table):
     # remembered from the view before.
     assert len(sql) == 5, sql
     assert sql[1].startswith("INSERT INTO")
-    # Last, once per game object, whether a seated player wants its news (games.services.log._news), which
-    # PostgreSQL reads with the lock.
-    assert "news_wanted" in sql[-1], sql[-1]
+    assert_news_read_last(sql)
 
 
 def test_an_action_after_another_process_moved_reads_the_missing_entries_with_the_lock(table):
@@ -83,7 +87,7 @@ def test_an_action_after_another_process_moved_reads_the_missing_entries_with_th
     else:
         assert len(sql) == 6, sql
         assert "games_event" in sql[1] and sql[1].startswith("SELECT")
-        assert "news_wanted" in sql[-1], sql[-1]
+        assert_news_read_last(sql)
 
 
 def test_an_action_after_which_the_same_seat_decides_writes_the_seats_once(table):
@@ -100,6 +104,4 @@ def test_an_action_after_which_the_same_seat_decides_writes_the_seats_once(table
         return
     assert len(sql) == 5, sql
     assert [text for text in sql if text.startswith('UPDATE "games_seat"')] == [sql[3]]
-    # Last, once per game object, whether a seated player wants its news (games.services.log._news), which
-    # PostgreSQL reads with the lock.
-    assert "news_wanted" in sql[-1], sql[-1]
+    assert_news_read_last(sql)
