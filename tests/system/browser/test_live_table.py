@@ -1,6 +1,7 @@
 """The table is never stale (issue 28), on Django's live server, where the page polls (a WSGI server cannot hold an
 event stream open: test_live_stream.py covers the stream under uvicorn): a bot answering at once, many times in a
-row; the network dropped for 5 s mid-game; a click that lost a race; the your-turn signals.
+row; the network dropped for 5 s mid-game; a click that lost a race; a choice half made kept through a swap; the
+your-turn signals.
 
 The bot answers through the real Celery worker on the configured broker (Redis in CI, as deployed; the embedded
 broker without ``CELERY_BROKER_URL``)."""
@@ -21,7 +22,16 @@ from games.selectors.read_models import game_get
 from games.selectors.state import engine_of, game_state
 from games.services import action_submit_idempotent, game_create, seat_take
 from tests.system.browser.conftest import sign_up, wait_until
-from tests.system.browser.play import SHOWN_AT, Latest, Record, catch_up, play_against_bot, version
+from tests.system.browser.play import (
+    MOVE_MS,
+    SHOWN_AT,
+    SHOWS_AT_LEAST,
+    Latest,
+    Record,
+    catch_up,
+    play_against_bot,
+    version,
+)
 from web.errors import RACE_WORDS
 
 PASSWORD = "a long test password 42"  # noqa: S105
@@ -53,11 +63,12 @@ def _latest(game_id: int):
     return latest
 
 
-def _decide_elsewhere(user: Any, game_id: int) -> None:
-    """The player's decision made from elsewhere (another tab, a program with his token): the basic policy's."""
+def _decide_elsewhere(user: Any, game_id: int, seat: int = 0) -> None:
+    """The decision of ``user`` in ``seat`` made from elsewhere (another tab, a program with his token): the basic
+    policy's."""
     game = game_get(game_id)
     engine = engine_of(game)
-    view = engine.view(game_state(game), 0)
+    view = engine.view(game_state(game), seat)
     choice = get_bot("palace", "basic").choose(view, random.Random(1))
     body = {key: choice[key] for key in ("type", "cards", "target", "amount") if choice.get(key) is not None}
     action_submit_idempotent(
@@ -166,6 +177,81 @@ def test_a_click_that_lost_a_race_shows_the_new_table_and_a_sentence(server, bro
     assert sentence == RACE_WORDS, sentence
     assert version(page) == game_get(game_id).version > shown
     assert not re.search(r"\d", sentence) and "version" not in page.inner_text("#table").lower()
+
+
+MOVED_OR_REFUSED = """([shown]) => Number(document.getElementById("table").dataset.version) > shown
+  || !!document.getElementById("error")"""
+
+
+def _ticked(page: Any) -> list[str]:
+    """The cards ticked on the page's table, sorted."""
+    return sorted(page.eval_on_selector_all("#table input.pick:checked", "boxes => boxes.map(box => box.value)"))
+
+
+def test_a_choice_half_made_survives_the_other_players_move_and_a_refusal(server, browser):
+    """Given carol has ticked cards for her face-up choice, when dave's choice moves the game on (her page swaps in
+    the new table) and when her click is refused (four cards, not three), then the cards she ticked are still
+    ticked; once her decision is taken, nothing is."""
+    _, page, carol = _page(browser, server, "carol")
+    dave = get_user_model().objects.create_user(username="dave", password=PASSWORD)
+    game = game_create(creator=carol, kind="palace", seats=2, options={"max_turns": 200})
+    seat_take(game_id=game.pk, player=carol)
+    seat_take(game_id=game.pk, player=dave)
+    page.goto(f"{server}/games/{game.pk}/")
+    page.wait_for_selector("button[data-action=choose_face_up]")
+    for label in page.query_selector_all("#table .choice label")[:4]:
+        label.click()
+    ticked = _ticked(page)
+    assert len(ticked) == 4
+    shown = version(page)
+
+    _decide_elsewhere(dave, game.pk, seat=Seat.objects.get(game_id=game.pk, player=dave).number)
+    page.wait_for_function(SHOWS_AT_LEAST, arg=[shown + 1], timeout=MOVE_MS)
+    assert page.query_selector("button[data-action=choose_face_up]"), "carol's choice is still due"
+    assert _ticked(page) == ticked, "dave's move undid carol's ticks"
+
+    with page.expect_response(lambda answer: answer.url.endswith("/act/")):
+        page.click("button[data-action=choose_face_up]")
+    page.wait_for_selector("#error")
+    assert _ticked(page) == ticked, "the refusal undid carol's ticks"
+
+    page.click(f"#table .choice label[data-card='{ticked[0]}']")
+    with page.expect_response(lambda answer: answer.url.endswith("/act/")):
+        page.click("button[data-action=choose_face_up]")
+    page.wait_for_function(SHOWS_AT_LEAST, arg=[shown + 2], timeout=MOVE_MS)
+    assert page.query_selector("#error") is None, page.inner_text("#error")
+    assert _ticked(page) == []
+
+
+def test_a_card_left_ticked_does_not_spoil_a_pick_up(server, browser):
+    """Given carol may play or pick up the pile (``must_play_if_able`` off) and has ticked a card, when she clicks
+    "Pick up" instead, then she picks up the pile: the ticked card goes only with a control that takes cards."""
+    _, page, carol = _page(browser, server, "carol")
+    dave = get_user_model().objects.create_user(username="dave", password=PASSWORD)
+    game = game_create(creator=carol, kind="palace", seats=2, options={"max_turns": 200, "must_play_if_able": False})
+    seat_take(game_id=game.pk, player=carol)
+    seat_take(game_id=game.pk, player=dave)
+    players = {seat.number: seat.player for seat in Seat.objects.filter(game_id=game.pk)}
+    mine = next(number for number, player in players.items() if player == carol)
+    for _ in range(50):  # bounded: decisions made elsewhere until carol may both play and pick up
+        now = game_get(game.pk)
+        view = engine_of(now).view(game_state(now), mine)
+        offered = {action["type"] for action in view["legal_actions"]}
+        if mine in view["to_act"] and {"play", "pick_up"} <= offered:
+            break
+        seat = view["to_act"][0]
+        _decide_elsewhere(players[seat], game.pk, seat=seat)
+    else:
+        raise AssertionError("carol was never offered both a play and a pick-up")
+    page.goto(f"{server}/games/{game.pk}/")
+    shown = version(page)
+    page.click("#table .choice label")
+    assert len(_ticked(page)) == 1
+    with page.expect_response(lambda answer: answer.url.endswith("/act/")):
+        page.click("button[data-action=pick_up]")
+    page.wait_for_function(MOVED_OR_REFUSED, arg=[shown], timeout=MOVE_MS)
+    assert page.query_selector("#error") is None, page.inner_text("#error")
+    assert version(page) > shown
 
 
 SIGNALS = """

@@ -28,7 +28,8 @@ def _decide(page, *, bought: bool) -> str:
         # A discard step: choose a soldier from the keyboard (Tab to it, Space), then discard it.
         choice = "discard"
         pick = page.query_selector("input.pick")
-        if pick is not None:
+        # Unless still ticked from before: a table swapped in keeps the player's ticks (a refused click).
+        if pick is not None and not pick.is_checked():
             pick.focus()
             page.keyboard.press("Space")
             assert pick.is_checked()

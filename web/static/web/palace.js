@@ -80,3 +80,62 @@
     open = [];
   });
 })();
+
+// A table swapped in keeps the cards the player had ticked wherever it offers them again: someone else's move (the
+// other player choosing his face-up cards while he chooses his) or a refused click ("those cards do not share a
+// rank") must not undo a choice half made. Only the answer to his own decision, taken, starts him afresh.
+(function () {
+  "use strict";
+  var ticked = [];
+  function table() {
+    return document.getElementById("table");
+  }
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var detail = event.detail;
+    var el = table();
+    ticked = [];
+    if (!el || !detail.target || detail.target.id !== "table") {
+      return;
+    }
+    var click = detail.requestConfig && detail.requestConfig.verb !== "get";
+    var refused = /\bid="error"/.test(detail.serverResponse || "");
+    if (click && !refused) {
+      return;
+    }
+    el.querySelectorAll("input.pick:checked").forEach(function (box) {
+      ticked.push(box.name + "\n" + box.value);
+    });
+  });
+  // afterSwap, not afterSettle: the swapped-in table is clickable at once.
+  document.addEventListener("htmx:afterSwap", function () {
+    var el = table();
+    if (!el || !ticked.length) {
+      return;
+    }
+    el.querySelectorAll("input.pick:not(:checked)").forEach(function (box) {
+      var at = ticked.indexOf(box.name + "\n" + box.value);
+      if (at >= 0) {
+        box.checked = true;
+        ticked.splice(at, 1); // each ticked box once: two decks may deal the same card twice
+      }
+    });
+    ticked = [];
+  });
+})();
+
+// Ticked cards go only with a control that takes them (data-uses-cards): every control of a table is a button of
+// one form, and "Pick up" with a card still ticked is a pick-up, not a refusal for a field it does not take.
+document.addEventListener("htmx:configRequest", function (event) {
+  "use strict";
+  var detail = event.detail;
+  var act = detail.formData && detail.formData.get("act");
+  if (!act || !detail.elt || !detail.elt.querySelectorAll) {
+    return;
+  }
+  var pressed = Array.prototype.find.call(detail.elt.querySelectorAll("button[name=act]"), function (button) {
+    return button.value === act;
+  });
+  if (pressed && !pressed.hasAttribute("data-uses-cards")) {
+    detail.formData.delete("cards");
+  }
+});
