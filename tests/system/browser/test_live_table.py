@@ -183,6 +183,16 @@ MOVED_OR_REFUSED = """([shown]) => Number(document.getElementById("table").datas
   || !!document.getElementById("error")"""
 
 
+def _two_people_game(creator: Any, **options: Any) -> tuple[Any, Any]:
+    """A started game of Palace (the shedding game): ``creator`` in seat 0, dave in seat 1 (made here); ``options``
+    beside the stalemate limit. Returns the game and dave."""
+    dave = get_user_model().objects.create_user(username="dave", password=PASSWORD)
+    game = game_create(creator=creator, kind="palace", seats=2, options={"max_turns": 200, **options})
+    seat_take(game_id=game.pk, player=creator)
+    seat_take(game_id=game.pk, player=dave)
+    return game, dave
+
+
 def _ticked(page: Any) -> list[str]:
     """The cards ticked on the page's table, sorted."""
     return sorted(page.eval_on_selector_all("#table input.pick:checked", "boxes => boxes.map(box => box.value)"))
@@ -193,10 +203,7 @@ def test_a_choice_half_made_survives_the_other_players_move_and_a_refusal(server
     the new table) and when her click is refused (four cards, not three), then the cards she ticked are still
     ticked; once her decision is taken, nothing is."""
     _, page, carol = _page(browser, server, "carol")
-    dave = get_user_model().objects.create_user(username="dave", password=PASSWORD)
-    game = game_create(creator=carol, kind="palace", seats=2, options={"max_turns": 200})
-    seat_take(game_id=game.pk, player=carol)
-    seat_take(game_id=game.pk, player=dave)
+    game, dave = _two_people_game(carol)
     page.goto(f"{server}/games/{game.pk}/")
     page.wait_for_selector("button[data-action=choose_face_up]")
     for label in page.query_selector_all("#table .choice label")[:4]:
@@ -227,10 +234,7 @@ def test_a_card_left_ticked_does_not_spoil_a_pick_up(server, browser):
     """Given carol may play or pick up the pile (``must_play_if_able`` off) and has ticked a card, when she clicks
     "Pick up" instead, then she picks up the pile: the ticked card goes only with a control that takes cards."""
     _, page, carol = _page(browser, server, "carol")
-    dave = get_user_model().objects.create_user(username="dave", password=PASSWORD)
-    game = game_create(creator=carol, kind="palace", seats=2, options={"max_turns": 200, "must_play_if_able": False})
-    seat_take(game_id=game.pk, player=carol)
-    seat_take(game_id=game.pk, player=dave)
+    game, _ = _two_people_game(carol, must_play_if_able=False)
     players = {seat.number: seat.player for seat in Seat.objects.filter(game_id=game.pk)}
     mine = next(number for number, player in players.items() if player == carol)
     for _ in range(50):  # bounded: decisions made elsewhere until carol may both play and pick up
