@@ -37,10 +37,21 @@ from tests.broker import drop_queue
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """On PostgreSQL the test process's connections commit without waiting for the WAL to reach the disk
-    (``synchronous_commit=off``): a commit costs about 0.1 ms instead of 4 on CI's disk, and a test never outlives
-    a server crash, the one case where it matters. Servers that tests start in their own processes keep the
-    default, so what the fault tests check is the shipped behaviour."""
+    """The test process's settings (servers that tests start in their own processes keep the product's, so what
+    the fault tests check is the shipped behaviour):
+
+    - on PostgreSQL its connections commit without waiting for the WAL to reach the disk
+      (``synchronous_commit=off``): a commit costs about 0.1 ms instead of 4 on CI's disk, and a test never outlives
+      a server crash, the one case where it matters;
+    - a fast password hasher: Django's default (PBKDF2, a million rounds by design) took 0.8 s a hash on this 2-core
+      machine, and every staff account, sign-up and password check in the suite paid it (Django's testing docs
+      advise the same). No test measures the hasher;
+    - WhiteNoise looks a static file up when it is asked for (``WHITENOISE_AUTOREFRESH``, as in development)
+      instead of listing every static file of the apps when its middleware is made: Django makes the middlewares
+      once per handler, a server's process once, but a test client once per client, and the listing (about 17 ms)
+      came to a tenth of the API tests' time. The served files and headers are the same;
+      ``tests/palace_api/test_both_modes.py`` checks the shipped lookup as well.
+    """
     from django.conf import settings
 
     database = settings.DATABASES["default"]
@@ -49,6 +60,8 @@ def pytest_configure(config: pytest.Config) -> None:
         options["options"] = f"{options.get('options', '')} -c synchronous_commit=off".strip()
     elif database["ENGINE"] == "django.db.backends.sqlite3":
         _sqlite_test_database_in_a_file(database)
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.WHITENOISE_AUTOREFRESH = True
 
 
 def _sqlite_test_database_in_a_file(database: dict[str, Any]) -> None:

@@ -33,11 +33,17 @@ def test_a_sync_only_middleware_in_the_chain_would_be_adapted(settings, caplog) 
     assert len(adaptations(ASGIHandler, settings, caplog)) >= 1
 
 
-def test_static_files_in_async_mode_pass_other_requests_on_with_and_without_autorefresh(settings) -> None:
-    """Under ASGI WhiteNoise's wrapper awaits the handler below for a path that is no static file, whether it
-    looks at the disk per request (DEBUG's autorefresh) or not: the handler's answer, never a coroutine."""
+def test_static_files_in_async_mode_serve_files_and_pass_other_requests_on_with_and_without_autorefresh(
+    settings,
+) -> None:
+    """Under ASGI WhiteNoise's wrapper serves a static file and awaits the handler below for a path that is no
+    static file, whether it looks at the disk per request (DEBUG's autorefresh, the tests' setting) or lists the
+    files once (the shipped server): the file or the handler's answer, never a coroutine."""
     import asyncio
+    from contextlib import closing
+    from pathlib import Path
 
+    from django.contrib.staticfiles import finders
     from django.http import HttpResponse
     from django.test import RequestFactory
 
@@ -51,6 +57,10 @@ def test_static_files_in_async_mode_pass_other_requests_on_with_and_without_auto
         middleware = StaticFilesMiddleware(below)
         answer = asyncio.run(middleware(RequestFactory().get("/api/v1/games/")))
         assert isinstance(answer, HttpResponse) and answer.content == b"from the view", autorefresh
+        served = asyncio.run(middleware(RequestFactory().get("/static/web/palace.js")))
+        assert served.status_code == 200, autorefresh
+        with closing(served):
+            assert b"".join(served.streaming_content) == Path(finders.find("web/palace.js")).read_bytes()
 
 
 def _hops(monkeypatch) -> list[str]:

@@ -12,8 +12,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def staff_client(client, settings, django_user_model):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+def staff_client(client, django_user_model):
     user = django_user_model.objects.create_user(username="support", password="pw", is_staff=True, is_superuser=True)  # noqa: S106
     client.force_login(user)
     return client
