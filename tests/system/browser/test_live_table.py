@@ -76,25 +76,31 @@ def _decide_elsewhere(user: Any, game_id: int, seat: int = 0) -> None:
     )
 
 
-def _asking(page: Any) -> set:
-    """The page's requests for the table still unanswered, kept up to date from now on."""
-    asking: set = set()
-    page.on("request", lambda request: asking.add(request) if "/live/" in request.url else None)
-    page.on("requestfinished", lambda request: asking.discard(request))
-    page.on("requestfailed", lambda request: asking.discard(request))
-    return asking
+IN_FLIGHT = """
+window.__inFlight = 0;
+const send = XMLHttpRequest.prototype.send;
+XMLHttpRequest.prototype.send = function (...args) {
+  window.__inFlight += 1;
+  this.addEventListener("loadend", () => { window.__inFlight -= 1; });
+  return send.apply(this, args);
+};
+"""
+"""An init script (``context.add_init_script``): ``window.__inFlight``, how many of the page's requests (htmx's, each
+of which may bring a table) have not ended, counted in the page itself."""
 
 
-def _answered(page: Any, asking: set) -> None:
-    """Wait until every request for the table the page sent (``_asking``) has its answer: one sent before the page
-    was cut off and answered after a decision made meanwhile would show the new table.
-    (wait_for_timeout lets Playwright deliver the request events the listeners count.)"""
-    wait_until(lambda: page.wait_for_timeout(50) or not asking, what="the page's requests for the table to end")
+def _answered(page: Any) -> None:
+    """Wait until every request the page sent has ended (``IN_FLIGHT``): one sent before the page was cut off and
+    answered after a decision made meanwhile would show the new table. Counted in the page, not from Playwright's
+    request events, which reach the test later than the page sends (a request missed that way once showed the
+    new table in a loaded run)."""
+    wait_until(lambda: page.evaluate("window.__inFlight") == 0, what="the page's requests to end")
 
 
 def _page(browser: Any, server: str, name: str, **options: Any) -> tuple[Any, Any, Any]:
     context = browser.new_context(**options)
     context.add_init_script(SHOWN_AT)
+    context.add_init_script(IN_FLIGHT)
     page = context.new_page()
     sign_up(page, server, name, PASSWORD)
     return context, page, get_user_model().objects.get(username=name)
@@ -123,7 +129,6 @@ def test_the_page_catches_up_after_the_network_drops_for_5_s(server, browser, wo
     elsewhere and the bot answers, then within 3 s of the network's return the page shows the server's version."""
     context, page, user = _page(browser, server, "gina")
     game_id = _bot_game(user)
-    asking = _asking(page)
     page.goto(f"{server}/games/{game_id}/")
     latest = _latest(game_id)
     record = Record()
@@ -133,7 +138,7 @@ def test_the_page_catches_up_after_the_network_drops_for_5_s(server, browser, wo
     context.set_offline(True)
     # A request sent before the network dropped may still get its answer (it failed once in CI, answered after
     # the decision below): let it end first.
-    _answered(page, asking)
+    _answered(page)
     shown = version(page)
     _decide_elsewhere(user, game_id)
     page.wait_for_timeout(OFFLINE_SECONDS * 1000)
@@ -155,14 +160,13 @@ def test_a_click_that_lost_a_race_shows_the_new_table_and_a_sentence(server, bro
     the table now with a sentence in a player's words: no version number, no code."""
     _, page, user = _page(browser, server, "hana")
     game_id = _bot_game(user)
-    asking = _asking(page)
     page.goto(f"{server}/games/{game_id}/")
     record = Record()
     play_against_bot(page, _latest(game_id), answers=2, record=record)
     catch_up(page, _latest(game_id), record)
     page.wait_for_selector("#table[data-turn=mine]")
     page.route("**/live/**", lambda route: route.abort())  # the page hears nothing of what follows
-    _answered(page, asking)  # ... once a request sent before the route has its answer
+    _answered(page)  # ... once a request sent before the route has its answer
     shown = version(page)
     _decide_elsewhere(user, game_id)
     deadline = time.monotonic() + 20
