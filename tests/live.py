@@ -12,7 +12,7 @@ from pathlib import Path
 
 import httpx
 
-from tests.servers import CeleryWorker, WebServer, app_env, free_port, manage
+from tests.servers import CeleryWorker, WebServer, app_env, free_port, manage, migrate_sqlite
 
 STAFF_NAME = "contract-staff"
 STAFF_PASSWORD = "contract-staff-password-1"  # noqa: S105  (a throwaway test account)
@@ -48,7 +48,7 @@ def live_app(directory: Path, *, worker: bool = True, debug: bool = False) -> It
         DEBUG="true" if debug else "false",
         DJANGO_SUPERUSER_PASSWORD=STAFF_PASSWORD,
     )
-    manage(env, "migrate", "--noinput", "-v", "0", timeout=120)
+    migrate_sqlite(env)
     manage(env, "createsuperuser", "--noinput", "--username", STAFF_NAME, "--email", "s@example.com", timeout=120)
     with ExitStack() as stack:
         web = WebServer(env=env, home=directory, kind="runserver", name="live-web")

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from palace_api.middleware import BodyLimitMiddleware
+from tests.servers import migrate_sqlite
 from tests.system.faults.servers import Palace
 
 BIG = 3 * 1024 * 1024
@@ -29,7 +30,7 @@ BIG = 3 * 1024 * 1024
 def web(tmp_path_factory) -> Iterator[Palace]:
     home: Path = tmp_path_factory.mktemp("large-bodies")
     app = Palace(database_url=f"sqlite:///{home / 'db.sqlite3'}", broker_url="memory://", home=home)
-    app.manage("migrate", "--noinput")
+    migrate_sqlite(app.env)
     app.start_web()
     yield app
     app.close()

@@ -11,7 +11,7 @@ from typing import Any
 
 import httpx
 
-from tests.servers import WebServer, app_env, manage
+from tests.servers import WebServer, app_env, migrate_sqlite
 
 
 class LiveServer:
@@ -28,7 +28,7 @@ class LiveServer:
             "STREAMS_POLL_SECONDS": "0.2",
         }
         self.env = app_env(**{**defaults, **env})
-        manage(self.env, "migrate", "--noinput")
+        migrate_sqlite(self.env)
         self.web = WebServer(env=self.env, home=home, kind="uvicorn", name="uvicorn", ready_path="/api/v1/games/")
         self.port = self.web.port
         self.base = f"{self.web.url}/api/v1/"
