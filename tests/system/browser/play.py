@@ -59,7 +59,7 @@ def version(page: Any) -> int:
     return int(page.get_attribute("#table", "data-version"))
 
 
-DECIDE = """([avoid]) => {
+DECIDE = """([avoid, tried]) => {
   document.getElementById("error")?.remove();
   const table = document.getElementById("table");
   const button = (type) => table.querySelector(`button[data-action='${type}']`);
@@ -74,13 +74,19 @@ DECIDE = """([avoid]) => {
   } else if (button("play_face_down")) {
     type = "play_face_down";
   }
+  if (!button(type) && button("play") && choices.length > tried) {
+    // Nothing else to do (no pile to pick up): the next card, the ones before it having been refused.
+    choices.forEach((input, index) => { input.checked = index === tried; });
+    type = "play";
+  }
   if (!button(type)) return null;
   button(type).click();
   return type;
 }"""
 """One decision of Palace (the shedding game) made in the page, as a player would with the mouse, in one round
 trip: choose face-up cards, play the first card that may be played, turn over a face-down card, or pick up the
-pile (``avoid``: decisions just refused). The previous refusal's sentence is removed first. Returns the type."""
+pile (``avoid``: decisions just refused); when a play was refused and nothing else may be done, the next card
+(``tried``: plays refused so far this turn). The previous refusal's sentence is removed first. Returns the type."""
 
 
 SHOWN_AT = """
@@ -120,6 +126,7 @@ def play_against_bot(page: Any, latest: Callable[[int], Latest], *, answers: int
     in all (``record.answers``) or the game is over (returns whether it is). Each time, first the page must show
     the server's version within ``LAG_SECONDS`` of it (``catch_up``)."""
     refused: frozenset[str] = frozenset()
+    tried = 0
     while record.answers < answers:
         server = catch_up(page, latest, record)
         if server.status == "finished":
@@ -129,13 +136,15 @@ def play_against_bot(page: Any, latest: Callable[[int], Latest], *, answers: int
             # The bot decides first (or at the same time, the setup's face-up cards): the page shows it by itself.
             page.wait_for_function(MY_TURN_AFTER, arg=[before], timeout=MOVE_MS)
             continue
-        choice = page.evaluate(DECIDE, [sorted(refused)])
+        choice = page.evaluate(DECIDE, [sorted(refused), tried])
         assert choice, "no decision on the page"
         page.wait_for_function(MY_TURN_AFTER, arg=[before], timeout=MOVE_MS)
         if version(page) == before:
             refused = refused | {choice}  # a rule refused it (no card of the hand beats the pile): another one
+            tried += choice == "play"
             continue
         refused = frozenset()
+        tried = 0
         record.decisions += 1
         record.answers += latest(before).bot_entries
     return False
