@@ -21,10 +21,21 @@ def test_a_person_resigns_a_match_against_a_bot(server, browser, worker):
     page.wait_for_selector("#table[data-status=active]")
     assert_shows_only_known_cards(page, game_id, "erin")
     page.click("details.resign summary")
-    # A live refresh swaps the table in again (as a move would): the open confirmation stays open.
+    # A live refresh swaps the table in again (as a move would): the open confirmation stays open, even when
+    # another part of the page (the badge here, polling on its own) has its answer swapped in before the table
+    # settles.
     before = page.query_selector("#table")
     page.evaluate(
         """() => {
+            const other = (type) => new CustomEvent(type, {bubbles: true, detail: {elt: badge, target: badge}});
+            const badge = document.querySelector("header [hx-get]");
+            const between = (event) => {
+                if (event.detail.target.id !== "table") return;
+                document.removeEventListener("htmx:afterSwap", between);
+                badge.dispatchEvent(other("htmx:beforeSwap"));
+                badge.dispatchEvent(other("htmx:afterSettle"));
+            };
+            document.addEventListener("htmx:afterSwap", between);
             const table = document.querySelector("#table");
             table.setAttribute("hx-get", table.getAttribute("hx-get").replace(/v=\\d+/, "v=0"));
             htmx.process(table);

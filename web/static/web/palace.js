@@ -56,20 +56,31 @@
 })();
 
 // A table swapped in keeps open the <details> the player had open (the resign confirmation): someone else's move
-// must not close what he is about to click.
+// must not close what he is about to click. Only swaps of the table count: the badge, the chat and the rematch offer
+// poll on their own, and their answers may land between the table's swap and its settling.
 (function () {
   "use strict";
   var open = [];
+  function ofTable(event) {
+    var target = event.detail && event.detail.target;
+    return !!target && target.id === "table";
+  }
   document.addEventListener("htmx:beforeSwap", function (event) {
-    var table = event.detail.elt;
-    open = [];
-    if (table && table.querySelectorAll) {
-      table.querySelectorAll("details[open][class]").forEach(function (el) {
-        open.push(el.className);
-      });
+    var table = document.getElementById("table");
+    if (!ofTable(event) || !table || !event.detail.shouldSwap) {
+      return;
     }
+    // Added to, not replaced: a second table swap before the first settles finds the new table's <details> closed.
+    table.querySelectorAll("details[open][class]").forEach(function (el) {
+      if (open.indexOf(el.className) < 0) {
+        open.push(el.className);
+      }
+    });
   });
-  document.addEventListener("htmx:afterSettle", function () {
+  document.addEventListener("htmx:afterSettle", function (event) {
+    if (!ofTable(event)) {
+      return;
+    }
     open.forEach(function (name) {
       document.querySelectorAll("details").forEach(function (el) {
         if (el.className === name) {
