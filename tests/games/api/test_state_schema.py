@@ -26,6 +26,7 @@ from tests.games.api.test_event_schema import (
     check,
     playout,
     random_scenario,
+    remembering,
 )
 
 GAMES_PER_KIND = 12
@@ -51,7 +52,7 @@ def nullable_refs(node: Any) -> Any:
 def served_validator(schema: dict[str, Any], name: str = "GameState") -> Any:
     """A validator of the component ``name`` of ``schema`` as served (``nullable_refs`` aside)."""
     root = {"$ref": f"#/components/schemas/{name}", "components": nullable_refs(schema["components"])}
-    return OAS30Validator(root, format_checker=oas30_format_checker)
+    return remembering(OAS30Validator)(root, format_checker=oas30_format_checker)
 
 
 @pytest.fixture(scope="module")
