@@ -69,16 +69,13 @@ class KeptConnectionsServer(ThreadedWSGIServer):
         self._requests.put((request, client_address))
 
     def _serve_requests(self) -> None:
-        kept = False
+        # This thread's own wrapper (Django's connections are per thread), kept past the end of a request: Django
+        # closes one whose CONN_MAX_AGE is 0, the test settings', when a request ends. It connects at first use.
+        connection = connections["default"]
+        connection.settings_dict = {**connection.settings_dict, "CONN_MAX_AGE": None}
+        with self._kept_lock:
+            self._kept.append((threading.current_thread(), connection))
         while (item := self._requests.get()) is not None:
-            if not kept:
-                # This thread's own wrapper, kept past the end of a request (Django closes one whose
-                # CONN_MAX_AGE is 0, the test settings', when a request ends).
-                connection = connections["default"]
-                connection.settings_dict = {**connection.settings_dict, "CONN_MAX_AGE": None}
-                with self._kept_lock:
-                    self._kept.append((threading.current_thread(), connection))
-                kept = True
             self.process_request_thread(*item)
 
     def _close_connections(self) -> None:
