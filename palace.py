@@ -95,9 +95,7 @@ def pytest_workers() -> int:
     """How many pytest-xdist workers ``palace.py test`` starts: one more than the cores this process may run on.
 
     Many tests wait on a process of their own (a live server, a browser, a worker, a database brought back), and a
-    worker per core leaves its core idle meanwhile: on the 2-core machine (28 November 2026, one tree, PostgreSQL)
-    two workers left the CPU 13% idle and took 10:53, three 6% and 10:08, four 3% and 10:11; later, slower, two
-    took 13:56 and three 13:12.
+    worker per core leaves its core idle meanwhile (the README's "Tests" paragraph gives the times measured).
     """
     try:
         cores = len(os.sched_getaffinity(0))
