@@ -105,10 +105,12 @@ FIRST_SHOWN = "([version]) => Math.min(...Object.entries(window.__shownAt).filte
 .map(([, at]) => at))"
 
 
-def catch_up(page: Any, latest: Callable[[int], Latest], record: Record) -> Latest:
+def catch_up(page: Any, latest: Callable[[int], Latest], record: Record, now: Latest | None = None) -> Latest:
     """Wait (in the page, on its own events) until it shows the server's version; assert it showed it at most
-    ``LAG_SECONDS`` after the server wrote it, and record the lag. Returns the server's side compared."""
-    now = latest(version(page))  # the entries after the page's version: a short read of the log's tail
+    ``LAG_SECONDS`` after the server wrote it, and record the lag. Returns the server's side compared: ``now`` if
+    given (read just before), else read from the entries after the page's version (a short read of the log's tail)."""
+    if now is None:
+        now = latest(version(page))
     try:
         page.wait_for_function(SHOWS_AT_LEAST, arg=[now.version], timeout=MOVE_MS)
     except PlaywrightError as error:
@@ -127,8 +129,10 @@ def play_against_bot(page: Any, latest: Callable[[int], Latest], *, answers: int
     the server's version within ``LAG_SECONDS`` of it (``catch_up``)."""
     refused: frozenset[str] = frozenset()
     tried = 0
+    read: Latest | None = None  # the server's side read after the last decision, still current (the player's turn)
     while record.answers < answers:
-        server = catch_up(page, latest, record)
+        server = catch_up(page, latest, record, read)
+        read = None
         if server.status == "finished":
             return True
         before = version(page)
@@ -146,5 +150,6 @@ def play_against_bot(page: Any, latest: Callable[[int], Latest], *, answers: int
         refused = frozenset()
         tried = 0
         record.decisions += 1
-        record.answers += latest(before).bot_entries
+        read = latest(before)
+        record.answers += read.bot_entries
     return False
