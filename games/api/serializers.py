@@ -39,6 +39,29 @@ def render(serializer_class: type[serializers.Serializer], instance: Any) -> dic
     return serializer.to_representation(instance)
 
 
+_validators: dict[type[serializers.Serializer], serializers.Serializer] = {}
+
+
+def validated(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
+    """What ``serializer_class(data=data)`` validates to (``validated_data``), checked by one instance of the input
+    serializer per process, as ``render`` renders: making one deep-copies its declared fields, about 0.4 ms of CPU
+    for ``ActionInput``, the hot path's, against 0.05 ms for the check itself. Only for a serializer without
+    ``context`` whose validation keeps nothing on the instance (DRF's fields and validators keep nothing).
+
+    Raises DRF's ``ValidationError`` (400 ``invalid``) as ``is_valid(raise_exception=True)`` does, with the same
+    ``errors``: a body the shared instance refuses is judged again by a fresh serializer, whose error is raised."""
+    serializer = _validators.get(serializer_class)
+    if serializer is None:
+        serializer = _validators.setdefault(serializer_class, serializer_class())
+    try:
+        return dict(serializer.run_validation(data))
+    except serializers.ValidationError:
+        pass  # DRF's is_valid reshapes some errors (a null body's): its own path words the answer
+    fresh = serializer_class(data=data)
+    fresh.is_valid(raise_exception=True)
+    return dict(fresh.validated_data)
+
+
 class GameCreateInput(StrictSerializer):
     """What the server checks of a new game's body; the rules check the options (the schema's ``GameCreate``,
     in games/api/schema.py, documents them per game)."""

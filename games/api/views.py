@@ -25,6 +25,7 @@ from games.api.serializers import (
     SeatOutput,
     TurnOutput,
     render,
+    validated,
 )
 from games.engine.errors import ACTION_CODES, EngineCode
 from games.engine.registry import GAMES
@@ -261,11 +262,8 @@ class ActionCreateView(APIView):
         server stopped included, leaves the key free, so its retry is applied once."""
         query(request, NoQuery)
         key = idempotency_key(request)
-        data = ActionInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        result = action_submit_idempotent(
-            user=request.user, game_id=game_id, body=dict(data.validated_data), idempotency_key=key
-        )
+        body = validated(ActionInput, request.data)
+        result = action_submit_idempotent(user=request.user, game_id=game_id, body=body, idempotency_key=key)
         headers = {"Idempotent-Replayed": "true"} if result.replayed else {}
         return Response(render(ActionResultOutput, result.to_json()), status=status.HTTP_201_CREATED, headers=headers)
 

@@ -11,7 +11,7 @@ import secrets
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from games.engine.cards import Card
+from games.engine.cards import SORT_KEY, Card
 from games.engine.errors import EngineCode, EngineError
 from games.engine.fairness import SALT_BYTES, SERVER_SEED_BYTES, SeedDraw, derive_order
 from games.engine.master_seed import master_draw
@@ -40,7 +40,7 @@ def check_shuffle(request: ChanceRequest, action: Action) -> None:
     """Raise ``EngineError("invalid_shuffle")`` unless ``action.cards`` is an order of exactly the requested cards."""
     if action.seat is not None:
         raise EngineError(EngineCode.INVALID_SHUFFLE, "a shuffle is chance's action and names no seat")
-    if sorted(action.cards) != sorted(request.cards):
+    if sorted(action.cards, key=SORT_KEY) != sorted(request.cards, key=SORT_KEY):
         raise EngineError(
             EngineCode.INVALID_SHUFFLE,
             f"a {request.purpose} shuffle must order exactly the {len(request.cards)} cards being shuffled",

@@ -20,11 +20,13 @@ from __future__ import annotations
 import hashlib
 import hmac
 import re
+import struct
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
-from games.engine.cards import Card
+from games.engine.cards import SORT_KEY, Card
 from games.engine.errors import EngineCode, EngineError
 from games.engine.state_json import Codec
 
@@ -134,31 +136,53 @@ def commitment(server_seed: str, salt: str) -> str:
     return hashlib.sha256(bytes.fromhex(salt) + bytes.fromhex(server_seed)).hexdigest()
 
 
-def byte_stream(draw: SeedDraw, number: int) -> Iterator[int]:
-    """The bytes shuffle ``number`` of ``draw``'s deal reads: HMAC-SHA256 blocks 0, 1, 2... (module docstring)."""
+def _blocks(draw: SeedDraw, number: int) -> Iterator[bytes]:
+    """The HMAC-SHA256 blocks 0, 1, 2... of shuffle ``number`` of ``draw``'s deal (module docstring)."""
     key = bytes.fromhex(draw.server_seed)
     prefix = "|".join((draw.scheme, draw.game, str(draw.deal), str(number), *draw.players))
     counter = 0
     while True:
-        yield from hmac.new(key, f"{prefix}|{counter}".encode("ascii"), hashlib.sha256).digest()
+        yield hmac.new(key, f"{prefix}|{counter}".encode("ascii"), hashlib.sha256).digest()
         counter += 1
+
+
+def byte_stream(draw: SeedDraw, number: int) -> Iterator[int]:
+    """The bytes shuffle ``number`` of ``draw``'s deal reads: HMAC-SHA256 blocks 0, 1, 2... (module docstring)."""
+    for block in _blocks(draw, number):
+        yield from block
+
+
+_WORD = struct.Struct(">I")
+
+
+def _words(draw: SeedDraw, number: int) -> Iterator[int]:
+    """``byte_stream`` read 4 bytes at a time, each a big-endian integer (a block is 32 bytes: no read spans two)."""
+    for block in _blocks(draw, number):
+        for (word,) in _WORD.iter_unpack(block):
+            yield word
 
 
 def derive_order(cards: Sequence[Card], draw: SeedDraw, number: int) -> tuple[Card, ...]:
     """The order (top card first) the seeds ``draw`` give shuffle ``number`` of ``cards`` (any order: they are
     sorted first). Fisher-Yates with rejection sampling over ``byte_stream``."""
-    deck = sorted(cards)
-    stream = byte_stream(draw, number)
-    for i in range(len(deck) - 1, 0, -1):
+    return _order(tuple(sorted(cards, key=SORT_KEY)), draw, number)
+
+
+@lru_cache(maxsize=32)
+def _order(deck: tuple[Card, ...], draw: SeedDraw, number: int) -> tuple[Card, ...]:
+    # Remembered: a shuffle is derived when the server asks for it and again when its logged order is checked on
+    # apply (and once more by a replay in the same process), each time the same answer.
+    order = list(deck)
+    words = _words(draw, number)
+    for i in range(len(order) - 1, 0, -1):
         span = i + 1
         limit = 2**32 - 2**32 % span
-        while True:
-            r = int.from_bytes(bytes(next(stream) for _ in range(4)), "big")
-            if r < limit:
-                break
+        r = next(words)
+        while r >= limit:
+            r = next(words)
         j = r % span
-        deck[i], deck[j] = deck[j], deck[i]
-    return tuple(deck)
+        order[i], order[j] = order[j], order[i]
+    return tuple(order)
 
 
 def check_draw(draw: SeedDraw, *, seats: int, deal: int) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from games.engine.cards import FULL_DECK, Card
+from games.engine.cards import FULL_DECK, SORT_KEY, Card
 from games.engine.poker.context import Ctx, private, public
 from games.engine.poker.state import BANNER_DEAL, CHOOSE_DEALER, PALACE_DEAL, PLAY, TURN, PokerState
 
@@ -38,11 +38,11 @@ def shuffle_cards(state: PokerState) -> tuple[Card, ...]:
     if purpose in ("first_dealer", "banner_deal"):
         return FULL_DECK
     if purpose == "banner_redeal":
-        return tuple(sorted(state.set_aside))
+        return tuple(sorted(state.set_aside, key=SORT_KEY))
     if purpose == "palace_deal":
-        return tuple(sorted(state.stock + state.set_aside))
+        return tuple(sorted(state.stock + state.set_aside, key=SORT_KEY))
     if purpose == "stock_rebuild":
-        return tuple(sorted(state.discards))
+        return tuple(sorted(state.discards, key=SORT_KEY))
     raise AssertionError(f"no shuffle is pending ({purpose!r})")
 
 

@@ -8,7 +8,7 @@ palace-poker-hindi.txt reads differently (see ``PokerOptions``).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from games.engine.errors import EngineCode, InvalidOptions
@@ -89,11 +89,13 @@ class PokerOptions:
     reveal_seeds: str = "match"
 
     def to_json(self) -> dict[str, Any]:
-        """Plain JSON of every option."""
-        return asdict(self)
+        """Plain JSON of every option (each is a number, a boolean, text or null: no copy is needed, where
+        ``dataclasses.asdict`` deep-copies each, a tenth of a millisecond on every view)."""
+        return {name: getattr(self, name) for name in _NAMES}
 
 
-_FIELDS = set(PokerOptions.__dataclass_fields__)
+_NAMES = tuple(f.name for f in fields(PokerOptions))
+_FIELDS = set(_NAMES)
 
 
 def _int(raw: Mapping[str, Any], key: str, default: int, *, low: int, high: int) -> int:

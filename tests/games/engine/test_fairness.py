@@ -60,6 +60,25 @@ def test_the_readme_worked_example_gives_its_commitment_and_first_ten_cards() ->
     assert [card.code for card in order] == readme_transcription([c.code for c in FULL_DECK], EXAMPLE, 1)
 
 
+def test_the_derivation_matches_the_readme_steps_for_random_seeds_and_decks() -> None:
+    """Any seeds, any deck (a part of one, or the two-deck staff decks), asked twice in a row (the second answer
+    is remembered): the README's steps give the same order."""
+    rng = random.Random("transcription")
+    for _ in range(150):
+        cards = rng.sample(FULL_DECK * 2, rng.randint(2, 104))
+        draw = SeedDraw(
+            rng.randbytes(32).hex(),
+            rng.randbytes(16).hex(),
+            str(rng.randint(1, 10**6)),
+            rng.randint(0, 300),
+            tuple(rng.randbytes(rng.randint(1, 32)).hex() for _ in range(rng.randint(2, 10))),
+        )
+        number = rng.randint(0, 10**4)
+        expected = readme_transcription([card.code for card in cards], draw, number)
+        assert [card.code for card in derive_order(cards, draw, number)] == expected
+        assert [card.code for card in derive_order(list(reversed(cards)), draw, number)] == expected
+
+
 @pytest.mark.parametrize(
     "change",
     [

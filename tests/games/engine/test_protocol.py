@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from games.engine.cards import Card, format_cards, parse_cards
+from games.engine.cards import FULL_DECK, SORT_KEY, Card, format_cards, parse_cards
 from games.engine.errors import EngineError
 from games.engine.protocol import SPECTATOR, STAFF, Action, CardGroup, Event, check_viewer
 from games.engine.registry import get_game
@@ -14,6 +16,14 @@ def test_cards_are_written_rank_then_suit_with_t_for_ten():
     assert format_cards(parse_cards("As Td 9c 2h")) == "As Td 9c 2h"
     assert Card.parse("10h") == Card(10, "h")
     assert str(Card(12, "s")) == "Qs"
+
+
+def test_the_sort_key_orders_cards_as_cards_order_themselves():
+    rng = random.Random("sort")
+    for _ in range(200):
+        cards = rng.sample(FULL_DECK * 2, rng.randint(0, 104))
+        assert sorted(cards, key=SORT_KEY) == sorted(cards)
+    assert format_cards(sorted(parse_cards("As 2h Td 2c Ts"), key=SORT_KEY)) == "2c 2h Td Ts As"
 
 
 @pytest.mark.parametrize("code", ["", "A", "1s", "Ax", "Asd", "ZZ", None, 5])

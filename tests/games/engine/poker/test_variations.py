@@ -8,12 +8,13 @@ two_left_must_battle: see also test_two_left_must_battle and test_points_without
 from __future__ import annotations
 
 import random
-from dataclasses import replace
+from dataclasses import asdict, replace
 
 import pytest
 
 from games.engine.bots import get_bot
 from games.engine.errors import InvalidOptions
+from games.engine.poker.options import parse_options
 from games.engine.protocol import SPECTATOR
 from tests.games.engine.poker.helpers import GAME, only
 from tests.games.engine.poker.test_rules_scenarios import award, codes, deal, legal, play, refused
@@ -57,6 +58,8 @@ def test_variations_are_off_by_default_and_normalize_idempotently_palace_poker_v
     once = GAME.normalize_options(every, 4)
     assert GAME.normalize_options(once, 4) == once and once["ante"] == 0
     assert GAME.view(GAME.new_game(once, 4), SPECTATOR)["options"] == once
+    options = parse_options(every, 4)
+    assert list(options.to_json().items()) == list(asdict(options).items()), "every option, in the fields' order"
 
 
 # No Pot Sharing Rule ------------------------------------------------------------------------------
