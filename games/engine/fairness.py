@@ -146,17 +146,12 @@ def _blocks(draw: SeedDraw, number: int) -> Iterator[bytes]:
         counter += 1
 
 
-def byte_stream(draw: SeedDraw, number: int) -> Iterator[int]:
-    """The bytes shuffle ``number`` of ``draw``'s deal reads: HMAC-SHA256 blocks 0, 1, 2... (module docstring)."""
-    for block in _blocks(draw, number):
-        yield from block
-
-
 _WORD = struct.Struct(">I")
 
 
 def _words(draw: SeedDraw, number: int) -> Iterator[int]:
-    """``byte_stream`` read 4 bytes at a time, each a big-endian integer (a block is 32 bytes: no read spans two)."""
+    """The blocks' bytes, concatenated, read 4 at a time as big-endian integers (a block is 32 bytes: no read spans
+    two)."""
     for block in _blocks(draw, number):
         for (word,) in _WORD.iter_unpack(block):
             yield word
@@ -164,7 +159,7 @@ def _words(draw: SeedDraw, number: int) -> Iterator[int]:
 
 def derive_order(cards: Sequence[Card], draw: SeedDraw, number: int) -> tuple[Card, ...]:
     """The order (top card first) the seeds ``draw`` give shuffle ``number`` of ``cards`` (any order: they are
-    sorted first). Fisher-Yates with rejection sampling over ``byte_stream``."""
+    sorted first). Fisher-Yates with rejection sampling over ``_words`` (module docstring)."""
     return _order(tuple(sorted(cards, key=SORT_KEY)), draw, number)
 
 

