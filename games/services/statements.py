@@ -48,7 +48,8 @@ FROM games_game g WHERE g.id = %(game)s FOR UPDATE OF g
 
 # Seat.due_since: the version that made each newly due seat's decision due; kept for a seat due since before;
 # NULL for the others (``games.services.log._write``). The seats are written only when ``%(seats)s``, the state's
-# snapshot (``Snapshot``, a cache: one already there is left) only when ``%(snapshot)s`` is not NULL.
+# snapshot (``Snapshot``, a cache: one already there is left) only when ``%(snapshot_due)s`` (a test of the snapshot's
+# own parameter would parse its JSON twice).
 # Nothing is written unless the game's row still has the version the writer read (always so under the row lock),
 # and the status, when given: the whole guard of a writer without the lock (``games.services.log.append_unlocked``).
 # An UPDATE that waited for another writer's lock checks its WHERE again on the row that writer committed.
@@ -74,7 +75,7 @@ WRITE_SQL = f"""WITH moved AS (
 ), snapshotted AS (
   INSERT INTO games_snapshot (game_id, version, state, created)
   SELECT %(game)s, %(version)s, %(snapshot)s::jsonb, %(now)s
-  WHERE %(snapshot)s::jsonb IS NOT NULL AND EXISTS (SELECT 1 FROM moved)
+  WHERE %(snapshot_due)s AND EXISTS (SELECT 1 FROM moved)
   ON CONFLICT (game_id, version) DO NOTHING RETURNING id
 ) SELECT i.seq, i.id,
   CASE WHEN %(status_before)s::text IS NOT NULL THEN {NEWS_SQL} END AS news
@@ -142,6 +143,7 @@ def write_append(
         "versions": list(started.values()),
         "kept": sorted(kept),
         "snapshot": None if snapshot is None else json.dumps(snapshot),
+        "snapshot_due": snapshot is not None,
     }
     with connection.cursor() as cursor:
         cursor.execute(WRITE_SQL, params)

@@ -9,7 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 from unittest import mock
 
 import pytest
-from django.db import connection
+from django.db import DatabaseError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from games.models import Event, Game, Snapshot
@@ -119,6 +119,21 @@ def test_the_decision_that_makes_a_snapshot_due_is_one_statement_that_writes_it(
     assert snapshot.version == version == game.version
     replayed = state_at(game, version, use_memory=False, use_snapshots=False)
     assert snapshot.state == engine_of(game).state_to_json(replayed)
+    if connection.vendor == POSTGRESQL:
+        # Compressed with LZ4 where the server has it (migration 0009), as PostgreSQL's default pglz elsewhere.
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_column_compression(state) FROM games_snapshot WHERE id = %s", [snapshot.pk])
+            assert cursor.fetchone()[0] == ("lz4" if lz4_supported() else "pglz")
+
+
+def lz4_supported() -> bool:
+    """Whether this PostgreSQL server was built with LZ4 (it refuses the setting otherwise)."""
+    try:
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute("SET LOCAL default_toast_compression = 'lz4'")
+    except DatabaseError:
+        return False
+    return True
 
 
 def test_a_stale_memory_writes_nothing_and_the_conflict_names_the_current_version(
