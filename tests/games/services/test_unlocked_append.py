@@ -127,12 +127,16 @@ def test_the_decision_that_makes_a_snapshot_due_is_one_statement_that_writes_it(
 
 
 def lz4_supported() -> bool:
-    """Whether this PostgreSQL server was built with LZ4 (it refuses the setting otherwise)."""
+    """Whether this PostgreSQL server was built with LZ4 (it refuses the setting otherwise). The setting is rolled
+    back with its savepoint either way, so the test's later writes keep the server's default."""
+    savepoint = transaction.savepoint()
     try:
-        with transaction.atomic(), connection.cursor() as cursor:
+        with connection.cursor() as cursor:
             cursor.execute("SET LOCAL default_toast_compression = 'lz4'")
     except DatabaseError:
         return False
+    finally:
+        transaction.savepoint_rollback(savepoint)
     return True
 
 
