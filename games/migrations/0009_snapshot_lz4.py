@@ -9,7 +9,7 @@ of that snapshot, committed, 7.9 ms with pglz against 3.5 ms (benchmarks/README.
 
 from django.db import migrations
 
-COLUMN = "games_snapshot ALTER COLUMN state"
+SET_COMPRESSION = "ALTER TABLE games_snapshot ALTER COLUMN state SET COMPRESSION"
 
 
 def _compression(method: str):
@@ -19,7 +19,7 @@ def _compression(method: str):
         # A server built without LZ4 refuses the method (feature_not_supported), one before 14 the clause
         # (syntax_error, hence EXECUTE: parsed when run): its snapshots stay as they are.
         schema_editor.execute(
-            f"DO $$ BEGIN EXECUTE 'ALTER TABLE {COLUMN} SET COMPRESSION {method}'; "
+            f"DO $$ BEGIN EXECUTE '{SET_COMPRESSION} {method}'; "
             "EXCEPTION WHEN feature_not_supported OR syntax_error THEN NULL; END $$"
         )
 
