@@ -29,9 +29,15 @@ def _play_to_the_end(page, game_id: int) -> None:
         if page.get_attribute("#table", "data-status") == "finished":
             return
         if not page.query_selector("button[data-action]"):
+            # The bot's last move may swap in the finished table between the status read above and this one: then
+            # no later version and no button come, and the finished status is what to wait for.
             before = version(page)
             wait_until(
-                lambda before=before: version(page) > before or bool(page.query_selector("button[data-action]")),
+                lambda before=before: (
+                    version(page) > before
+                    or bool(page.query_selector("button[data-action]"))
+                    or page.get_attribute("#table", "data-status") == "finished"
+                ),
                 what="the search bot's move",
             )
             continue
