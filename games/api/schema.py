@@ -354,6 +354,11 @@ class LoggedAction(serializers.Serializer):
     amount = serializers.IntegerField(required=False)
     timeout = serializers.BooleanField(required=False, help_text="Applied by the server at a deadline.")
     seeds = ShuffleSeeds(required=False, help_text="The first shuffle of a deal: the deal's seeds, to staff alone.")
+    master = serializers.CharField(
+        required=False,
+        help_text="The match's first shuffle with seeds: the master seed (hex) every deal's seeds come from, to staff "
+        "alone (to everyone in an export once the whole log is revealed).",
+    )
 
 
 @extend_schema_field(LoggedAction)

@@ -86,13 +86,18 @@ def fair_shuffle(
 ) -> Action:
     """The shuffle the server makes under commit-reveal shuffles (``games.engine.fairness``): the first of a
     deal draws the deal's seeds (``draw_seeds``; with the match's ``master`` seed, hex, derives them from it:
-    ``games.engine.master_seed``) and carries them with the order they give; a later one takes the order the
-    committed seeds give; in a match begun without seeds (stored before them, or prearranged), a
-    ``SystemRandom`` order. ``rng`` (simulations and tests only): a seeded ``random.Random`` for both."""
+    ``games.engine.master_seed``, and the match's first carries the master too) and carries them with the order
+    they give; a later one takes the order the committed seeds give; in a match begun without seeds (stored before
+    them, or prearranged), a ``SystemRandom`` order. ``rng`` (simulations and tests only): a seeded
+    ``random.Random`` for both."""
     if not request.seeds_due:
         return sample_shuffle(request, rng)
-    if master is not None:
-        draw = master_draw(master, game=game, deal=request.deal, players=players)
-    else:
+    if master is None:
         draw = draw_seeds(game=game, deal=request.deal, players=players, rng=rng)
-    return Action(type="shuffle", cards=derive_order(request.cards, draw, request.number), seeds=draw)
+        return Action(type="shuffle", cards=derive_order(request.cards, draw, request.number), seeds=draw)
+    draw = master_draw(master, game=game, deal=request.deal, players=players)
+    # The match's first shuffle (the only one seeds are due on with none committed) hands the engine the master,
+    # from which it derives the earlier deals' seeds when it reveals them instead of keeping every deal's.
+    first = request.number == 0
+    order = derive_order(request.cards, draw, request.number)
+    return Action(type="shuffle", cards=order, seeds=draw, master=master if first else None)

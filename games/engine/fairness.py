@@ -109,21 +109,45 @@ class SeedDraw:
 
 @dataclass(frozen=True, slots=True)
 class FairState:
-    """The seeds of a match so far, one ``SeedDraw`` per deal in order; ``revealed``: how many of the first
-    draws have been revealed to everyone."""
+    """The seeds of a match so far. ``revealed``: how many of its deals, from the first, have been revealed to
+    everyone.
+
+    Without a master seed, ``draws`` holds one ``SeedDraw`` per deal committed, in order. Under one (``master``,
+    hex, from the match's first shuffle: ``games.engine.master_seed``), every seed the server brought to an earlier
+    deal can be derived again, so ``draws`` holds the current deal's alone, and the deals run ``first_deal`` to its
+    ``deal`` without a gap (``games.engine.seeding.check_seeded``): the state, its snapshots and its copies stay
+    the same size however long the match (a draw is about 330 bytes of JSON: 533 KB in a match of 1,857 deals)."""
 
     draws: tuple[SeedDraw, ...] = ()
     revealed: int = 0
+    master: str | None = None
+    first_deal: int = 0
+
+    @property
+    def committed(self) -> int:
+        """How many deals have had their seeds committed."""
+        if self.master is None:
+            return len(self.draws)
+        return self.draws[-1].deal - self.first_deal + 1
 
 
-FAIR_CODEC = Codec(
-    lambda fair: (
-        None if fair is None else {"draws": [draw.to_json() for draw in fair.draws], "revealed": fair.revealed}
-    ),
-    lambda raw: (
-        None if raw is None else FairState(tuple(SeedDraw.from_json(draw) for draw in raw["draws"]), raw["revealed"])
-    ),
-)
+def _fair_to_json(fair: FairState | None) -> dict[str, Any] | None:
+    if fair is None:
+        return None
+    out: dict[str, Any] = {"draws": [draw.to_json() for draw in fair.draws], "revealed": fair.revealed}
+    if fair.master is not None:
+        out.update(master=fair.master, first_deal=fair.first_deal)
+    return out
+
+
+def _fair_from_json(raw: Any) -> FairState | None:
+    if raw is None:
+        return None
+    draws = tuple(SeedDraw.from_json(draw) for draw in raw["draws"])
+    return FairState(draws, raw["revealed"], raw.get("master"), raw.get("first_deal", 0))
+
+
+FAIR_CODEC = Codec(_fair_to_json, _fair_from_json)
 """A state's ``fair`` field as JSON (staff and snapshots only: it holds unrevealed seeds)."""
 
 

@@ -14,7 +14,9 @@ the master's 32 bytes, over ASCII text (README, "Provably fair shuffles", has it
 
 The master and its salt are revealed when the whole log is (the match over and every deal's seeds revealed), and
 to staff at once. A revealed deal seed shows nothing of the master nor of another deal's seeds (HMAC is one-way),
-so ``reveal_seeds: "hand"`` keeps working. Pure: the master itself is drawn by the services from ``secrets``.
+so ``reveal_seeds: "hand"`` keeps working. The match's first shuffle with seeds hands the master to the rules
+(``Action.master``, staff's alone), which check every deal's seeds against it and derive a past deal's again to
+reveal it (``games.engine.seeding``). Pure: the master itself is drawn by the services from ``secrets``.
 """
 
 from __future__ import annotations
@@ -37,13 +39,19 @@ def master_part(master: str, label: str, game: str, deal: int, seat: int | None 
     return hmac.new(bytes.fromhex(master), "|".join(fields).encode("ascii"), hashlib.sha256).hexdigest()
 
 
+def master_seeds(master: str, *, game: str, deal: int) -> tuple[str, str]:
+    """Deal ``deal``'s server seed and salt (hex) of game ``game`` under the master seed ``master`` (hex)."""
+    return master_part(master, "server", game, deal), master_part(master, "salt", game, deal)[: 2 * SALT_BYTES]
+
+
 def master_draw(master: str, *, game: str, deal: int, players: Sequence[str | None]) -> SeedDraw:
     """The seeds of deal ``deal`` of game ``game`` under the master seed ``master`` (hex): the server seed and the
-    salt derived from it, and per seat the player's own seed, or for ``None`` (a bot, a player who gave none) the
-    seed derived for that seat, listed in ``drawn``."""
+    salt derived from it (``master_seeds``), and per seat the player's own seed, or for ``None`` (a bot, a player
+    who gave none) the seed derived for that seat, listed in ``drawn``."""
+    server_seed, salt = master_seeds(master, game=game, deal=deal)
     return SeedDraw(
-        server_seed=master_part(master, "server", game, deal),
-        salt=master_part(master, "salt", game, deal)[: 2 * SALT_BYTES],
+        server_seed=server_seed,
+        salt=salt,
         game=game,
         deal=deal,
         players=tuple(

@@ -27,7 +27,8 @@ from typing import Any, Protocol, TypeAlias
 
 from games.engine.cards import Card, card_codes, parse_cards
 from games.engine.errors import EngineCode, EngineError
-from games.engine.fairness import SeedDraw
+from games.engine.fairness import SeedDraw, is_hex
+from games.engine.master_seed import MASTER_BYTES
 from games.engine.option_fields import OptionField
 
 JSON: TypeAlias = Any
@@ -169,8 +170,10 @@ def action_for_viewer(action: Mapping[str, JSON], events: Sequence[Event], viewe
     """
     out = dict(action)
     if viewer != STAFF:
-        # A deal's seeds are staff's until its ``seeds_revealed`` event publishes them.
+        # A deal's seeds are staff's until its ``seeds_revealed`` event publishes them, and the master seed (which
+        # gives every deal's) until the whole log is (``games.selectors.export``, which shows staff's form then).
         out.pop("seeds", None)
+        out.pop("master", None)
     cards = out.get("cards")
     if not cards or viewer == STAFF or (isinstance(viewer, int) and viewer == out.get("seat")):
         return out
@@ -204,7 +207,9 @@ class Action:
     ``target``: a seat (the defender of a bet); ``amount``: chips, meaning per action type as the
     game documents; ``timeout``: the server applied this default action because a deadline passed;
     ``seeds``: on the first shuffle of a deal under commit-reveal shuffles, the deal's seeds
-    (``games.engine.fairness``), which the shuffle's order must follow.
+    (``games.engine.fairness``), which the shuffle's order must follow; ``master``: on the match's first shuffle
+    with seeds, the master seed they come from (hex, ``games.engine.master_seed``), which every later deal's seeds
+    must come from too. Both are staff's alone (``action_for_viewer``).
     """
 
     type: str
@@ -214,6 +219,7 @@ class Action:
     amount: int | None = None
     timeout: bool = False
     seeds: SeedDraw | None = None
+    master: str | None = None
 
     def to_json(self) -> JSON:
         """Plain JSON with only the fields that are set."""
@@ -230,6 +236,8 @@ class Action:
             out["timeout"] = True
         if self.seeds is not None:
             out["seeds"] = self.seeds.to_json()
+        if self.master is not None:
+            out["master"] = self.master
         return out
 
     @classmethod
@@ -237,7 +245,7 @@ class Action:
         """Inverse of ``to_json``; raises ``EngineError("invalid_action")`` on malformed input."""
         if not isinstance(data, Mapping) or not isinstance(data.get("type"), str):
             raise EngineError(EngineCode.INVALID_ACTION, "an action is an object with a string 'type'")
-        unknown = set(data) - {"type", "seat", "cards", "target", "amount", "timeout", "seeds"}
+        unknown = set(data) - {"type", "seat", "cards", "target", "amount", "timeout", "seeds", "master"}
         if unknown:
             raise EngineError(EngineCode.INVALID_ACTION, f"unknown action fields: {sorted(unknown)}")
         for key in ("seat", "target", "amount"):
@@ -250,6 +258,9 @@ class Action:
         timeout = data.get("timeout", False)
         if not isinstance(timeout, bool):
             raise EngineError(EngineCode.INVALID_ACTION, "'timeout' must be a boolean")
+        master = data.get("master")
+        if master is not None and not is_hex(master, low=MASTER_BYTES, high=MASTER_BYTES):
+            raise EngineError(EngineCode.INVALID_ACTION, f"'master' must be {MASTER_BYTES} bytes of lower-case hex")
         return cls(
             type=data["type"],
             seat=data.get("seat"),
@@ -258,6 +269,7 @@ class Action:
             amount=data.get("amount"),
             timeout=timeout,
             seeds=None if data.get("seeds") is None else SeedDraw.from_json(data["seeds"]),
+            master=master,
         )
 
 

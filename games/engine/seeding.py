@@ -11,11 +11,13 @@ the shuffle's action.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from games.engine.cards import Card
-from games.engine.errors import EngineCode, IllegalAction
-from games.engine.fairness import FairState, check_draw, derive_order
+from games.engine.errors import EngineCode, EngineError, IllegalAction
+from games.engine.fairness import FairState, SeedDraw, check_draw, commitment, derive_order
+from games.engine.master_seed import master_draw, master_seeds
 from games.engine.protocol import Action, ChanceRequest
 
 SEED_EVENT_TYPES = frozenset({"seeds_committed", "seeds_revealed"})
@@ -37,14 +39,19 @@ def fair_request(state: Any, *, purpose: str, cards: tuple[Card, ...], deal: int
 
 def check_seeded(recorder: Any, request: ChanceRequest, action: Action, *, reveal_each_deal: bool) -> None:
     """Take the seeds a shuffle carries (commit them: ``seeds_committed``, after revealing the earlier deals'
-    with ``reveal_each_deal``) and check its order against the seeds of its deal.
+    with ``reveal_each_deal``) and check its order against the seeds of its deal. The match's first seeds may come
+    with the master seed they were derived from (``action.master``); then every deal's must be the ones it gives,
+    deal after deal (``check_master``), and the state keeps the master and the current deal's seeds alone.
 
-    Raises ``IllegalAction`` ``invalid_seeds`` (seeds on a shuffle that opens no deal) and ``invalid_shuffle``
-    (a committed match's shuffle without its deal's seeds, or in another order than they give), and
-    ``EngineError("invalid_seeds")`` for seeds that do not fit the table or the deal.
+    Raises ``IllegalAction`` ``invalid_seeds`` (seeds on a shuffle that opens no deal; a master seed anywhere but
+    on the match's first seeds) and ``invalid_shuffle`` (a committed match's shuffle without its deal's seeds, or
+    in another order than they give), and ``EngineError("invalid_seeds")`` for seeds that do not fit the table,
+    the deal or the master seed.
     """
     t = recorder.t
     fair: FairState | None = t.fair
+    if action.master is not None and (action.seeds is None or fair is not None):
+        raise IllegalAction(EngineCode.INVALID_SEEDS, "a master seed comes only with the match's first seeds")
     if action.seeds is not None:
         if not request.seeds_due:
             raise IllegalAction(EngineCode.INVALID_SEEDS, "seeds come only with the first shuffle of a deal")
@@ -53,7 +60,14 @@ def check_seeded(recorder: Any, request: ChanceRequest, action: Action, *, revea
             reveal(recorder)
             fair = t.fair
         draw = action.seeds
-        t.fair = FairState((*fair.draws, draw) if fair else (draw,), fair.revealed if fair else 0)
+        master = action.master if fair is None else fair.master
+        if master is not None:
+            check_master(master, draw, after=None if fair is None else fair.draws[-1])
+            t.fair = (
+                FairState((draw,), 0, master, draw.deal) if fair is None else dataclasses.replace(fair, draws=(draw,))
+            )
+        else:
+            t.fair = FairState((*fair.draws, draw) if fair else (draw,), fair.revealed if fair else 0)
         recorder.emit(
             "seeds_committed",
             None,
@@ -78,25 +92,46 @@ def check_seeded(recorder: Any, request: ChanceRequest, action: Action, *, revea
         )
 
 
+def check_master(master: str, draw: SeedDraw, *, after: SeedDraw | None) -> None:
+    """Raise ``EngineError("invalid_seeds")`` unless ``draw`` is what the master seed ``master`` gives its deal
+    (the server seed, the salt, the seeds of the seats in ``drawn``: ``games.engine.master_seed.master_draw``) and,
+    ``after`` the previous deal's seeds, its deal is the next one (so the deals between the first and the current
+    are known without keeping their seeds)."""
+    if after is not None and draw.deal != after.deal + 1:
+        raise EngineError(EngineCode.INVALID_SEEDS, f"deal {draw.deal} does not follow deal {after.deal}")
+    players = [None if seat in draw.drawn else seed for seat, seed in enumerate(draw.players)]
+    if master_draw(master, game=draw.game, deal=draw.deal, players=players) != draw:
+        raise EngineError(EngineCode.INVALID_SEEDS, f"the seeds of deal {draw.deal} are not the master seed's")
+
+
 def reveal(recorder: Any) -> None:
-    """Reveal every committed seed not yet revealed: one ``seeds_revealed`` event per deal, in deal order."""
+    """Reveal every committed seed not yet revealed: one ``seeds_revealed`` event per deal, in deal order (under
+    a master seed, an earlier deal's server seed and salt derived again from it)."""
     fair: FairState | None = recorder.t.fair
-    if fair is None or fair.revealed == len(fair.draws):
+    if fair is None or fair.revealed == fair.committed:
         return
-    for draw in fair.draws[fair.revealed :]:
+    if fair.master is None:
+        revealing = [(draw.deal, draw.server_seed, draw.salt) for draw in fair.draws[fair.revealed :]]
+    else:
+        current = fair.draws[-1]
+        revealing = [
+            (deal, *master_seeds(fair.master, game=current.game, deal=deal))
+            for deal in range(fair.first_deal + fair.revealed, current.deal + 1)
+        ]
+    for deal, server_seed, salt in revealing:
         recorder.emit(
             "seeds_revealed",
             None,
-            deal=draw.deal,
-            server_seed=draw.server_seed,
-            salt=draw.salt,
-            commitment=draw.commitment,
+            deal=deal,
+            server_seed=server_seed,
+            salt=salt,
+            commitment=commitment(server_seed, salt),
         )
-    recorder.t.fair = FairState(fair.draws, len(fair.draws))
+    recorder.t.fair = dataclasses.replace(fair, revealed=fair.committed)
 
 
 def reveal_at_end(game: Any, recorder: Any) -> None:
     """At the end of the match nothing a seed shows is secret: reveal them all (``reveal``)."""
     fair: FairState | None = getattr(recorder.t, "fair", None)
-    if fair is not None and fair.revealed < len(fair.draws) and game.is_over(recorder.t):
+    if fair is not None and fair.revealed < fair.committed and game.is_over(recorder.t):
         reveal(recorder)

@@ -8,8 +8,10 @@ seeds before its first shuffle, refuses any other order, and reveals every seed 
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import hmac
+import json
 import random
 from collections import Counter
 from typing import Any
@@ -115,8 +117,11 @@ def test_the_first_card_is_spread_over_the_deck_by_the_derivation() -> None:
     assert len(firsts) == 52 and max(firsts.values()) < 100 and min(firsts.values()) > 15
 
 
-def play(kind: str, options: dict[str, Any], seats: int, seed: str) -> tuple[Any, list[tuple[Action, tuple[Any, ...]]]]:
-    """One match with commit-reveal shuffles, random decisions, to its end."""
+def play(
+    kind: str, options: dict[str, Any], seats: int, seed: str, master: str | None = None
+) -> tuple[Any, list[tuple[Action, tuple[Any, ...]]]]:
+    """One match with commit-reveal shuffles (under the master seed ``master``, hex, if given), random decisions,
+    to its end."""
     game = KINDS[kind].game
     rng = random.Random(seed)
     state = game.new_game(options, seats)
@@ -126,7 +131,7 @@ def play(kind: str, options: dict[str, Any], seats: int, seed: str) -> tuple[Any
             return state, log
         request = game.chance_request(state)
         if request is not None:
-            action = fair_shuffle(request, game=seed, players=["ab"] + [None] * (seats - 1), rng=rng)
+            action = fair_shuffle(request, game=seed, players=["ab"] + [None] * (seats - 1), rng=rng, master=master)
         else:
             action = decision(game, state, rng)
         state, events = game.apply(state, action)
@@ -232,6 +237,94 @@ def test_seeds_are_staff_alone_in_actions_state_and_views_before_the_reveal() ->
     for viewer in (0, 1, 2, SPECTATOR):
         assert not any(draw.server_seed in repr(game.view(mid, viewer)) for draw in mid.fair.draws)
     assert game.state_from_json(game.state_to_json(mid)) == mid
+
+
+MASTER = "5a" * 32
+
+
+@pytest.mark.parametrize(("kind", "options", "seats"), [*GAMES, ("palace-poker", {"max_hands": 12}, 2)])
+def test_under_a_master_seed_the_state_keeps_one_deals_seeds_and_the_log_reads_as_with_every_deals(
+    kind, options, seats
+) -> None:
+    """A match under a master seed: its first shuffle alone carries the master; the state keeps the current deal's
+    seeds alone (so its JSON does not grow with the deals), and every event is the one the same match gives when
+    the state keeps every deal's seeds (the same shuffles without the master): the reveals derived again from the
+    master are the seeds each deal committed."""
+    game = KINDS[kind].game
+    state, log = play(kind, options, seats, f"master-{kind}-{seats}", master=MASTER)
+    assert [i for i, (action, _) in enumerate(log) if action.master is not None] == [0]
+    assert log[0][0].master == MASTER and state.fair.master == MASTER and len(state.fair.draws) == 1
+    with_master = game.new_game(options, seats)
+    every_deal = game.new_game(options, seats)
+    sizes = set()
+    for action, events in log:
+        with_master, again = game.apply(with_master, Action.from_json(action.to_json()))
+        every_deal, old = game.apply(every_deal, dataclasses.replace(action, master=None))
+        assert (
+            [event.to_json() for event in again]
+            == [event.to_json() for event in old]
+            == [event.to_json() for event in events]
+        )
+        assert len(with_master.fair.draws) == 1 and with_master.fair.committed == len(every_deal.fair.draws)
+        sizes.add(len(json.dumps(game.state_to_json(with_master)["fair"])))
+        assert game.state_from_json(game.state_to_json(with_master)) == with_master
+    assert with_master == state and len(every_deal.fair.draws) >= 2 and max(sizes) - min(sizes) < 8
+    revealed = [e.data for _, events in log for e in events if e.type == "seeds_revealed"]
+    assert [data["deal"] for data in revealed] == [draw.deal for draw in every_deal.fair.draws]
+    for data, draw in zip(revealed, every_deal.fair.draws, strict=True):
+        assert (data["server_seed"], data["salt"], data["commitment"]) == (draw.server_seed, draw.salt, draw.commitment)
+
+
+def test_under_a_master_seed_only_its_seeds_deal_after_deal_are_taken() -> None:
+    """The master comes with the match's first seeds alone, and every later deal's seeds are the ones it gives, for
+    the next deal: anything else is refused (``invalid_seeds``) and the state is unchanged."""
+    game = KINDS["palace-poker"].game
+    options = {"max_hands": 5, "first_dealer": 0}
+    state = game.new_game(options, 2)
+    request = game.chance_request(state)
+    unseeded = fair_shuffle(request, game="9", players=[None, None], rng=random.Random(1))
+    with pytest.raises(EngineError) as refused:  # a master without its seeds' derivation
+        game.apply(state, dataclasses.replace(unseeded, master=MASTER))
+    assert refused.value.code == "invalid_seeds"
+    first = fair_shuffle(request, game="9", players=[None, None], master=MASTER)
+    state, _ = game.apply(state, first)
+    rng = random.Random(2)
+    while game.chance_request(state) is None or not game.chance_request(state).seeds_due:
+        request = game.chance_request(state)
+        state, _ = game.apply(state, sample_shuffle(request) if request else decision(game, state, rng))
+    request = game.chance_request(state)
+    good = fair_shuffle(request, game="9", players=[None, None], master=MASTER)
+    assert good.master is None and good.seeds.deal == first.seeds.deal + 1
+    other = fair_shuffle(request, game="9", players=[None, None], master="77" * 32)
+    skipped = fair_shuffle(
+        dataclasses.replace(request, deal=request.deal + 1), game="9", players=[None, None], master=MASTER
+    )
+    for bad in (
+        other,  # another master's seeds
+        fair_shuffle(request, game="9", players=[None, None], rng=random.Random(3)),  # drawn, not derived
+        skipped,  # the deal after next
+        dataclasses.replace(good, master=MASTER),  # the master again
+    ):
+        with pytest.raises(EngineError) as refused:
+            game.apply(state, bad)
+        assert refused.value.code == "invalid_seeds", bad
+    state, _ = game.apply(state, good)
+    assert state.fair.draws == (good.seeds,) and state.fair.committed == 2
+
+
+def test_the_master_seed_is_staff_alone_in_actions() -> None:
+    """The first shuffle's master seed gives every deal's seeds: no player or spectator sees it in an action, even
+    once that deal's seeds are revealed (``reveal_seeds: "hand"``)."""
+    state, log = play("palace-poker", {"max_hands": 3, "reveal_seeds": "hand"}, 2, "master-views", master=MASTER)
+    assert log[0][0].master == MASTER
+    for action, events in log:
+        for viewer in (0, 1, SPECTATOR):
+            shown = action_for_viewer(action.to_json(), events, viewer)
+            assert "master" not in shown and MASTER not in repr(shown)
+            assert MASTER not in repr([event.view_json(viewer) for event in events])
+    assert action_for_viewer(log[0][0].to_json(), log[0][1], STAFF)["master"] == MASTER
+    for viewer in (0, 1, SPECTATOR):
+        assert MASTER not in repr(KINDS["palace-poker"].game.view(state, viewer))
 
 
 def test_the_readme_master_seed_example_gives_its_commitment_seeds_and_first_ten_cards() -> None:
