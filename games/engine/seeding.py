@@ -6,7 +6,8 @@ seeds, committed by a ``seeds_committed`` event before anything of the deal is d
 must be the one they give. A match whose first shuffle carried none (stored before this scheme, or with
 staff's prearranged decks) takes any order, as before. Seeds are revealed (``seeds_revealed``) to everyone
 when the match ends, and with ``reveal_each_deal`` also when the next deal opens; staff read them at once in
-the shuffle's action.
+the shuffle's action. When the first seeds came with their master seed (``games.engine.master_seed``), the state
+keeps the master and the current deal's seeds alone, and a reveal derives the earlier deals' again.
 """
 
 from __future__ import annotations
