@@ -23,6 +23,7 @@ from games.models import Game, GameStatus, RematchOffer, RematchStatus, Seat
 from games.selectors.rematch import offer_lapse_due
 from games.services.games import game_create, seat_take
 from games.services.log import game_lock
+from games.services.versions import view_changed_after_commit
 from palace_api.errors import ConflictError, ErrorCode, ForbiddenError, NotFoundError
 
 
@@ -138,6 +139,7 @@ def _start_if_all(game: Game, seats: list[Seat], offer: RematchOffer) -> Game | 
     new = game_create(creator=game.creator, kind=game.kind, seats=game.seat_count, options=options)
     new.rematch_of = game
     new.save(update_fields=["rematch_of"])
+    view_changed_after_commit(game_id=game.pk)  # the finished game's view now links the rematch
     for number, old in enumerate(rotated(seats)):
         if old.player_id is None:
             seat_take(game_id=new.pk, player=game.creator, seat=number, bot=old.bot)

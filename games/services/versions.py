@@ -69,3 +69,10 @@ def changed_after_commit(*, game_id: int, version: int, players: Iterable[int | 
     the new token is what makes the tag it handed out stale; a stream that hears the announce reads the log."""
     players = list(players)
     transaction.on_commit(lambda: changed(game_id=game_id, version=version, players=players), robust=True)
+
+
+def view_changed_after_commit(*, game_id: int) -> None:
+    """Give game ``game_id`` a new token once the caller's transaction commits (``views_changed``), for a change
+    of its view that logs nothing in its log, and so moves no version and tells no stream: its rematch made (the
+    view's ``rematch`` link). Nothing if the transaction rolls back."""
+    transaction.on_commit(lambda: views_changed(game_id=game_id, players=()), robust=True)

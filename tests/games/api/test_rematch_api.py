@@ -22,6 +22,8 @@ def test_two_players_rematch_in_one_call_each_and_both_games_link(make_player, a
     offered = alice_client.post(url)
     assert offered.status_code == 201, offered.content
     assert offered.json()["waiting_for"] == [1] and offered.json()["game"] is None
+    before = alice_client.get(f"/api/v1/games/{game.pk}/")  # its body remembered by this process (games.api.rendered)
+    assert before.status_code == 200 and before.json()["rematch"] is None
     accepted = bob_client.post(url + "accept/")
     assert accepted.status_code == 200 and accepted.json()["status"] == "accepted"
     new_id = accepted.json()["game"]

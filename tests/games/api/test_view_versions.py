@@ -158,6 +158,23 @@ def test_seats_taken_left_and_a_cancel_make_the_tags_stale(
     assert clients[0].get(url).json()["status"] == "cancelled"
 
 
+def test_the_rematch_of_a_finished_game_makes_its_tags_stale(table, players, django_capture_on_commit_callbacks):
+    """Given a finished game's tag, when its rematch is made (which logs nothing in the finished game, yet its view
+    now links the rematch), then the tag is stale: the view answers 200 with the link, not a 304 without it."""
+    people, clients = players
+    with django_capture_on_commit_callbacks(execute=True):
+        game_resign(user=people[1], game_id=table.game_id)
+    game_tag = tag(clients[0], table.url())
+    assert clients[0].get(table.url()).json()["rematch"] is None
+    with django_capture_on_commit_callbacks(execute=True):
+        assert clients[0].post(table.url() + "rematch/").status_code == 201
+        accepted = clients[1].post(table.url() + "rematch/accept/")
+    assert accepted.status_code == 200 and accepted.json()["game"] is not None
+    view = clients[0].get(table.url(), HTTP_IF_NONE_MATCH=game_tag)
+    assert view.status_code == 200 and view.json()["rematch"] == accepted.json()["game"]
+    assert clients[0].get(table.url(), HTTP_IF_NONE_MATCH=view.headers["ETag"]).status_code == 304
+
+
 def test_a_change_made_by_another_process_makes_the_tags_stale(table, players, shared_versions):
     """Given tags handed out here, when another process (sharing the cache, as a Celery worker or a second web
     server shares Redis) records a change of the game, then the tags here are stale at once."""
