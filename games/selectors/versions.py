@@ -4,7 +4,8 @@ A poller that sends back the tag it was given gets a 304 without a single databa
 has changed. Each game and each player has a *version token* in the cache named by ``settings.VIEW_VERSIONS_CACHE``
 (Redis in production, ``CACHE_URL``): a random string that every write which changes what the game's viewers or
 the player's turns show replaces with a new one, after its transaction commits
-(``games.services.versions.changed_after_commit``, called by the one write path, ``games.services.log``).
+(``games.services.versions.changed_after_commit``, called by the one write path, ``games.services.log``; and
+``view_changed_after_commit`` for the one change a view shows without a log entry, a finished game's rematch).
 
 Why this is right across processes (web servers, Celery workers):
 
