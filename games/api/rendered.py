@@ -5,8 +5,8 @@ rematch (made once the game is over, with no new version: ``games.services.remat
 spectator, staff): every other change to a game, a seat taken or a deadline set included, commits with a new
 version. Players poll their game again and again between two decisions, and each GET otherwise
 replays nothing but still asks the engine for the viewer's view and renders it through the output serializer.
-The memory holds the rendered bodies of the last ``MAX_BODIES`` (game, version, viewer) keys; a body is shared by
-the requests that get it and never changed after it is made.
+The memory holds the rendered bodies of the last ``MAX_BODIES`` (game, version, row update, rematch, viewer)
+keys; a body is shared by the requests that get it and never changed after it is made.
 """
 
 from __future__ import annotations
