@@ -34,6 +34,7 @@ from games.selectors import read_models as selectors
 from games.selectors import versions
 from games.services import action_submit_idempotent, game_create, seat_take
 from palace_api.errors import BODY, GAME_NOT_FOUND, INVALID_BODY, NO_BODY, ErrorCode, error_responses
+from palace_api.responses import EncodedJSONResponse
 from palace_api.serializers import NoQuery, StrictSerializer, query
 
 TAGS = ["games"]
@@ -163,7 +164,8 @@ class GameDetailView(APIView):
             etag = selectors.game_etag(game, request.user)
             if not_modified(request, etag):
                 return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": etag, "Vary": "Authorization"})
-        return Response(game_detail_body(game, request.user), headers={"ETag": etag, "Vary": "Authorization"})
+        body = game_detail_body(game, request.user)
+        return EncodedJSONResponse(body, headers={"ETag": etag, "Vary": "Authorization"})
 
 
 class SeatCreateView(APIView):

@@ -4,11 +4,15 @@ made for another (the redaction tests check what each body holds)."""
 
 from __future__ import annotations
 
+import json
 from unittest import mock
 
 import pytest
+from rest_framework.renderers import JSONRenderer
 
 from games.api import rendered
+from games.api.serializers import GameDetailOutput, render
+from games.selectors import read_models as selectors
 from tests.games.api.table import create_table
 
 
@@ -28,3 +32,36 @@ def test_a_version_is_rendered_once_per_viewer(make_player, auth_client) -> None
         after = clients[0].get(table.url()).json()
     assert made.call_count == 3, "a new version is rendered again"
     assert after["version"] == table.version > bodies[0]["version"]
+
+
+@pytest.mark.django_db
+def test_the_kept_body_is_the_json_drf_renders_of_the_view_and_other_renderings_still_work(
+    make_player, auth_client
+) -> None:
+    users = [make_player() for _ in range(2)]
+    clients = [auth_client(token) for _, token in users]
+    table = create_table(clients[0], clients, options={"max_hands": 1, "first_dealer": 1})
+    game = selectors.game_get(table.game_id)
+    # What the view answered before its body was kept encoded: DRF's JSON renderer over the rendered view.
+    expected = JSONRenderer().render(render(GameDetailOutput, selectors.game_detail(game, users[1][0])))
+    for _ in range(2):  # made, then taken from the memory
+        answer = clients[1].get(table.url())
+        assert answer.status_code == 200
+        assert answer["Content-Type"] == "application/json"
+        assert answer.content == expected
+        assert answer.data == json.loads(expected)
+    assert expected in rendered._bodies.values(), "kept as bytes, not as Python data"
+
+    indented = clients[1].get(table.url(), HTTP_ACCEPT="application/json; indent=2")
+    assert indented.status_code == 200
+    assert indented.content.startswith(b'{\n  "id"')
+    assert json.loads(indented.content) == json.loads(expected)
+
+    page = clients[1].get(table.url(), HTTP_ACCEPT="text/html")
+    assert page.status_code == 200
+    assert page["Content-Type"].startswith("text/html")
+    assert f"&quot;version&quot;: {table.version}" in page.content.decode()
+
+    refused = clients[1].get(table.url(), HTTP_ACCEPT="application/xml")
+    assert refused.status_code == 406
+    assert refused.json()["code"] == "not_acceptable"
