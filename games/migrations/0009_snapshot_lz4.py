@@ -1,10 +1,11 @@
 """Snapshots compressed with LZ4 on PostgreSQL (14 and later, when built with it; else left as they were).
 
 A snapshot of a long match was large (the state kept every deal's seeds until the match's end: about 270 KB of
-JSON at version 6,000 of a heads-up Palace Poker match; since f0f0b4e only games begun without a master seed do) and PostgreSQL compresses it on the write that makes it
-due, inside an action's request. LZ4 stores it as small as the default pglz and takes half the time: an insert
-of that snapshot, committed, 7.9 ms with pglz against 3.5 ms (benchmarks/README.md, the section of
-2026-11-29). Only values written afterwards change; both methods are read back alike.
+JSON at version 6,000 of a heads-up Palace Poker match; since f0f0b4e only games begun without a master seed do)
+and PostgreSQL compresses it on the write that makes it due, inside an action's request. LZ4 stores it as small
+as the default pglz and takes half the time: an insert of that snapshot, committed, 7.9 ms with pglz against
+3.5 ms (benchmarks/README.md, the section of 2026-11-29). Only values written afterwards change; both methods are
+read back alike.
 """
 
 from django.db import migrations
