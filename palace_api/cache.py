@@ -10,8 +10,10 @@ process (redis-py's clients and pools are safe to share between threads).
 
 ``palace_api.env.read_cache`` puts it in place of Django's backend when ``CACHE_URL`` names Redis.
 
-It can also publish on its own connection (``set_many_and_publish``): a write that renews the view versions and
-tells the live streams (``games.services.versions.changed``) then costs one round trip to Redis, not two.
+It can also write a key only over an older version's and publish on its own connection, in one script
+(``set_newer``): a write that renews the view versions and tells the live streams
+(``games.services.versions.changed``) then costs one round trip to Redis, not two, and a renewal that lands after a
+later commit's leaves the later one's token in place.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from django.utils.functional import cached_property
 
 _lock = threading.Lock()
 _clients: dict[tuple[Any, ...], SharedClient] = {}
+_scripts: dict[int, Any] = {}  # by id of the shared ``redis.Redis``, which lives as long as the process
 
 
 class SharedClient(RedisCacheClient):
@@ -73,19 +76,53 @@ class RedisCache(DjangoRedisCache):
             return False
         return redis_server(self._servers[0]) == redis_server(url)
 
-    def set_many_and_publish(self, data: dict[str, Any], timeout: float, *, channel: str, message: str) -> None:
-        """``set_many(data, timeout)`` (``timeout``: seconds), then a PUBLISH of ``message`` on ``channel``, in one
-        transaction (MULTI/EXEC) sent in one round trip: the keys are written before any subscriber hears the
-        message. Raises what redis-py raises; then nothing, or not all of it, may have been done."""
-        keys = {self.make_and_validate_key(key): value for key, value in data.items()}
+    def set_newer(
+        self,
+        key: str,
+        value: Any,
+        *,
+        version_key: str,
+        version: int,
+        timeout: float,
+        others: dict[str, Any],
+        publish: tuple[str, str] | None = None,
+    ) -> bool:
+        """In one round trip, atomically: ``key`` := ``value`` and ``version_key`` := ``version`` unless
+        ``version_key`` already holds a version at or above ``version``; every key of ``others`` := its value
+        whatever it holds; then, if given, a PUBLISH of ``publish`` (channel, message). All keys live ``timeout``
+        seconds from now. Returns whether ``key`` was written. ``others`` must share one value (the view versions'
+        renewal gives every key one token). Raises what redis-py raises; then nothing, or not all of it, may have
+        been done."""
+        values = {self._cache._serializer.dumps(other) for other in others.values()}
+        if len(values) > 1:
+            raise ValueError("set_newer writes one value to all of others")
+        other_value = values.pop() if values else b""
+        keys = [self.make_and_validate_key(name) for name in (key, version_key, *others)]
+        channel, message = publish if publish is not None else ("", "")
         client = self._cache.get_client(write=True)
-        pipeline = client.pipeline()
-        pipeline.mset({key: self._cache._serializer.dumps(value) for key, value in keys.items()})
-        expires = self.get_backend_timeout(timeout)
-        for key in keys:
-            pipeline.expire(key, expires)
-        pipeline.publish(channel, message)
-        pipeline.execute()
+        script = _scripts.get(id(client))
+        if script is None:
+            script = _scripts.setdefault(id(client), client.register_script(SET_NEWER_SCRIPT))
+        dumps = self._cache._serializer.dumps
+        args = [dumps(value), version, self.get_backend_timeout(timeout), other_value, channel, message]
+        return bool(script(keys=keys, args=args, client=client))
+
+
+# KEYS: the guarded key, its version's key, then keys written whatever the guard says. ARGV: the guarded key's value,
+# the version, the seconds they live, the other keys' value, the channel ("" for none) and the message. Redis runs a
+# script alone, so no write comes between the guard's read and the writes.
+SET_NEWER_SCRIPT = """
+local held = tonumber(redis.call('GET', KEYS[2]))
+local newer = held == nil or held < tonumber(ARGV[2])
+if newer then
+  redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[3])
+  redis.call('SET', KEYS[2], ARGV[2], 'EX', ARGV[3])
+end
+for i = 3, #KEYS do redis.call('SET', KEYS[i], ARGV[4], 'EX', ARGV[3]) end
+if ARGV[5] ~= '' then redis.call('PUBLISH', ARGV[5], ARGV[6]) end
+if newer then return 1 end
+return 0
+"""
 
 
 def redis_server(url: str) -> tuple[Any, ...]:

@@ -156,10 +156,11 @@ class GameDetailView(APIView):
         query(request, NoQuery)
         remember_poller(request)
         # Taken before the game is read (games/selectors/versions.py); None without a shared cache.
-        etag = versions.game_view_etag(game_id, request.user)
+        token = versions.game_token(game_id)
+        etag = None if token is None else versions.game_view_etag(game_id, request.user, token)
         if etag is not None and not_modified(request, etag):
             return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": etag, "Vary": "Authorization"})
-        game = selectors.game_get(game_id)
+        game = selectors.game_get(game_id, token=token)
         if etag is None:
             etag = selectors.game_etag(game, request.user)
             if not_modified(request, etag):

@@ -20,7 +20,14 @@ from games.models import Event, Game, GameStatus, Seat
 from games.selectors import statements
 from games.selectors.due import due_of, seats_due
 from games.selectors.rematch import rematch_links
-from games.selectors.state import catch_up, engine_of, game_state, remembered_version
+from games.selectors.state import (
+    catch_up,
+    engine_of,
+    game_as_committed,
+    game_state,
+    remember_read,
+    remembered_version,
+)
 from palace_api.errors import ErrorCode, NotFoundError
 
 
@@ -225,9 +232,11 @@ def game_of_kind(game_id: int, kind: str) -> Game:
     return game_get(game_id)
 
 
-def game_get(game_id: int) -> Game:
+def game_get(game_id: int, *, token: str | None = None) -> Game:
     """The game with its seats (and their players) and creator, as one snapshot: the seats are those of the game's
-    ``version``. Raises ``NotFoundError("game_not_found")``.
+    ``version``. Raises ``NotFoundError("game_not_found")``. ``token``: the game's view version token, taken
+    before (``games.selectors.versions.game_token``); when it names this process's own last commit of the game, the
+    game comes from memory without a query (``games.selectors.state.game_as_committed``).
 
     One query while the game has a seat: the seats joined to their game (one statement, so one snapshot), whose
     ``game.seats.all()`` then answers from them, as after ``prefetch_related``; a second, for the game alone, before
@@ -236,8 +245,14 @@ def game_get(game_id: int) -> Game:
     seats with log entries up to ``version`` (``game_events``, ``live.feed_read``) tells each entry's viewer right.
     On PostgreSQL it is one statement in every case (``_game_read``).
     """
+    if token is not None:
+        remembered = game_as_committed(game_id, token)
+        if remembered is not None:
+            return remembered
     if statements.is_postgresql():
-        return _game_read(game_id)
+        game = _game_read(game_id)
+        remember_read(game)
+        return game
     while True:
         # No ORDER BY: sorting a few seats here costs less than compiling one.
         joined = (
@@ -260,6 +275,7 @@ def game_get(game_id: int) -> Game:
         # deal), which the empty seats above do not. Each turn of the loop takes another commit of a seat taken
         # and all seats left again between two statements of ours: it cannot spin by itself.
     _prefetched(game, seats)
+    remember_read(game)
     return game
 
 

@@ -4,12 +4,18 @@ States are immutable, so the last state loaded per game is kept in memory and re
 game has not moved, or replayed forward when it has; beside it, the game's row as this process last committed it
 (``remembered_game``), for a writer that fences its write on that row's version. Snapshots are written by the
 services every ``SNAPSHOT_EVERY`` events; deleting them changes nothing but speed.
+
+The game view's read can also come from this memory (``game_as_committed``): when the game's view version token
+(``games.selectors.versions``) is the one this process wrote after its own last commit of the game, nothing was
+committed since whose renewal has landed, since a renewal writes the game's token only over an older version's
+(``palace_api.cache.RedisCache.set_newer``). So the reader needs no query, as with a 304 under that token.
 """
 
 from __future__ import annotations
 
 import copy
 import threading
+import time
 from collections import OrderedDict
 from typing import Any
 
@@ -27,6 +33,17 @@ _MEMORY_GAMES = 512
 # it at that version (``remember_state(..., written=True)``), or ``None``.
 _memory: OrderedDict[int, tuple[str, int, Any, Game | None]] = OrderedDict()
 _memory_lock = threading.Lock()
+# Per game id: the view version token this process wrote after committing the version, and when (monotonic
+# seconds); and the game's row as this process last read it for a view (``remember_read``), with its seats, their
+# players and its creator.
+_tokens: OrderedDict[int, tuple[str, int, float]] = OrderedDict()
+_reads: OrderedDict[int, Game] = OrderedDict()
+
+SERVE_SECONDS = 5.0
+"""How long after writing a game's token this process may answer the game's view from what it committed
+(``game_as_committed``). A later commit elsewhere whose renewal is lost to a cache error leaves the token in place
+(its tag stays current for up to ``TOKEN_TTL``, as every tag does then); this bounds how long that leaves this
+process's answer at the older version."""
 
 
 def engine_of(game: Game) -> EngineGame:
@@ -105,6 +122,64 @@ def forget_states() -> None:
     """Empty the per-process cache (tests and benchmarks measure loads without it)."""
     with _memory_lock:
         _memory.clear()
+        _tokens.clear()
+        _reads.clear()
+
+
+def _keep(memory: OrderedDict[int, Any], game_id: int, value: Any) -> None:
+    memory[game_id] = value
+    memory.move_to_end(game_id)
+    while len(memory) > _MEMORY_GAMES:
+        memory.popitem(last=False)
+
+
+def remember_token(game_id: int, version: int, token: str) -> None:
+    """Note that this process wrote ``token`` as game ``game_id``'s view version token after committing
+    ``version``, and the write took (``games.services.versions``: only over an older version's token)."""
+    with _memory_lock:
+        _keep(_tokens, game_id, (token, version, time.monotonic()))
+
+
+def remember_read(game: Game) -> None:
+    """Keep ``game`` as read for a view (``read_models.game_get``: its seats, their players, its creator and
+    rematch loaded): ``game_as_committed`` takes what a commit does not change from it. A copy is kept: the
+    caller's object is its own to change."""
+    kept = copy.copy(game)
+    with _memory_lock:
+        _keep(_reads, game.pk, kept)
+
+
+def game_as_committed(game_id: int, token: str) -> Game | None:
+    """Game ``game_id`` as ``read_models.game_get`` would read it now, from this process's memory alone, or
+    ``None`` when that memory cannot say.
+
+    It can when ``token`` (the game's view version token, taken from the shared cache by the caller) is the one
+    this process wrote after its last commit of the game, less than ``SERVE_SECONDS`` ago (``remember_token``);
+    the game is active; this process remembers the row and state it committed then (``remember_state(...,
+    written=True)``); and it has read the game for a view before (``remember_read``) with the seats that commit
+    had (a seat handed to a bot is a commit, and it changes them). The row read then gives what a commit of the
+    log does not change (the seats' players, the creator, the options); the commit gives the version, status,
+    deadline and time of the last change. The state at that version is in memory (``game_state`` reads nothing).
+    """
+    now = time.monotonic()
+    with _memory_lock:
+        mark, found, read = _tokens.get(game_id), _memory.get(game_id), _reads.get(game_id)
+    if mark is None or found is None or read is None:
+        return None
+    held, version, at = mark
+    written = found[3]
+    if held != token or now - at > SERVE_SECONDS or found[1] != version or written is None:
+        return None
+    if written.status != GameStatus.ACTIVE or read.created != written.created:
+        return None
+    seats: dict[int, tuple[int | None, str]] | None = getattr(written, "_seats", None)
+    if seats is None or len(seats) != written.seat_count:
+        return None
+    if {seat.number: (seat.player_id, seat.bot) for seat in read.seats.all()} != seats:
+        return None
+    game = copy.copy(read)
+    game.version, game.status, game.deadline, game.updated = version, written.status, written.deadline, written.updated
+    return game
 
 
 def apply_entry(engine: EngineGame, game: Game, state: Any | None, payload: dict[str, Any]) -> Any | None:

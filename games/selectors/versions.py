@@ -17,6 +17,11 @@ Why this is right across processes (web servers, Celery workers):
   new random one, which matches no tag handed out before.
 - Each token lives ``TOKEN_TTL`` seconds at most (a write renews it): a replacement lost to a cache outage after
   a commit leaves a stale tag current for that long at most.
+- On the project's Redis cache a commit's renewal writes the game's token only over an older version's
+  (``game_version_key``; ``palace_api.cache.RedisCache.set_newer``): a renewal that lands after a later commit's
+  leaves the later token. So a token a process wrote after its own commit names that commit until another
+  commit's renewal lands, and the process may answer the game view from what it committed
+  (``games.selectors.state.game_as_committed``).
 
 Without a shared cache (``VIEW_VERSIONS_CACHE`` is ``None``: the per-process default, where a worker's writes
 would never reach the web process's cache) every function here answers ``None`` and the views tag what they read
@@ -42,6 +47,12 @@ logger = logging.getLogger(__name__)
 def game_key(game_id: int) -> str:
     """The cache key of game ``game_id``'s version token."""
     return f"palace:view:game:{game_id}"
+
+
+def game_version_key(game_id: int) -> str:
+    """The cache key of the version of game ``game_id``'s last commit whose token was written
+    (``palace_api.cache.RedisCache.set_newer``): a renewal that lands after a later commit's writes no token."""
+    return f"palace:view:game-version:{game_id}"
 
 
 def turns_key(player_id: int) -> str:
@@ -74,16 +85,18 @@ def _token(key: str) -> str | None:
     return None if token is None else str(token)
 
 
-def game_view_etag(game_id: int, user: AbstractBaseUser | AnonymousUser) -> str | None:
-    """The entity tag of ``user``'s view of game ``game_id`` under the game's current token, or ``None`` (no
-    shared cache, or a cache error). Call it before reading the game: see the module's docstring.
+def game_token(game_id: int) -> str | None:
+    """Game ``game_id``'s current version token (made if absent), or ``None`` (no shared cache, or a cache error).
+    Take it before reading the game: see the module's docstring."""
+    return _token(game_key(game_id))
+
+
+def game_view_etag(game_id: int, user: AbstractBaseUser | AnonymousUser, token: str) -> str:
+    """The entity tag of ``user``'s view of game ``game_id`` under the game's token ``token`` (``game_token``).
 
     Shape: ``"gv<game id>-<token>-u<user id>[s]"``: the viewer's own tag (``s``: staff, who see more when not
     seated), so one viewer's tag never answers another's request. No query: the caller's user is already loaded.
     """
-    token = _token(game_key(game_id))
-    if token is None:
-        return None
     staff = "s" if getattr(user, "is_staff", False) else ""
     return f'"gv{game_id}-{token}-u{user.pk}{staff}"'
 

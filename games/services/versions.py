@@ -14,8 +14,10 @@ from typing import Any
 
 from django.db import transaction
 
-from games.selectors.versions import TOKEN_TTL, game_key, new_token, turns_key, versions_cache
+from games.selectors.state import remember_token
+from games.selectors.versions import TOKEN_TTL, game_key, game_version_key, new_token, turns_key, versions_cache
 from games.services import fanout
+from palace_api.cache import RedisCache
 
 logger = logging.getLogger(__name__)
 
@@ -27,19 +29,41 @@ def views_changed(*, game_id: int, players: Iterable[int | None]) -> bool:
     return _renew(versions_cache(), game_id=game_id, players=players)
 
 
-def _renew(cache: Any, *, game_id: int, players: Iterable[int | None], publish: tuple[str, str] | None = None) -> bool:
-    """``views_changed`` on ``cache`` (``versions_cache()``, read once by the caller). ``publish``: (channel,
-    message) to PUBLISH after the tokens in the same round trip, on a ``palace_api.cache.RedisCache`` (``changed``
-    checks); ``False`` then means neither may have been done."""
+def _renew(
+    cache: Any,
+    *,
+    game_id: int,
+    players: Iterable[int | None],
+    publish: tuple[str, str] | None = None,
+    version: int | None = None,
+) -> bool:
+    """``views_changed`` on ``cache`` (``versions_cache()``, read once by the caller). ``version``: the game's
+    version the renewal follows (a commit of its log), given by ``changed``: on a ``palace_api.cache.RedisCache``
+    the game's token is then written only over an older version's (``RedisCache.set_newer``), and once written
+    this process may answer that token's game view from what it committed
+    (``games.selectors.state.remember_token``). ``publish``: (channel, message) to PUBLISH after the tokens in the
+    same round trip, given only with ``version`` on a ``RedisCache`` (``changed`` checks); ``False`` then means
+    neither may have been done."""
     if cache is None:
         return False
     token = new_token()
     keys = [game_key(game_id), *(turns_key(player) for player in sorted({p for p in players if p}))]
     try:
-        if publish is None:
-            cache.set_many(dict.fromkeys(keys, token), timeout=TOKEN_TTL)
+        if version is not None and isinstance(cache, RedisCache):
+            others = dict.fromkeys(keys[1:], token)
+            kept = cache.set_newer(
+                keys[0],
+                token,
+                version_key=game_version_key(game_id),
+                version=version,
+                timeout=TOKEN_TTL,
+                others=others,
+                publish=publish,
+            )
+            if kept:
+                remember_token(game_id, version, token)
         else:
-            cache.set_many_and_publish(dict.fromkeys(keys, token), TOKEN_TTL, channel=publish[0], message=publish[1])
+            cache.set_many(dict.fromkeys(keys, token), timeout=TOKEN_TTL)
     except Exception:  # any cache or socket error: the request that committed must still succeed
         logger.warning("view versions: could not renew the tokens of game %s", game_id, exc_info=True)
         return False
@@ -48,17 +72,18 @@ def _renew(cache: Any, *, game_id: int, players: Iterable[int | None], publish: 
 
 def changed(*, game_id: int, version: int, players: Iterable[int | None]) -> None:
     """What each commit of game ``game_id`` (now at ``version``) owes Redis, in this order: new tokens for the game
-    and ``players`` (``views_changed``), then the live streams' announce (``games.services.fanout``), so that
-    whoever hears the announce and asks again gets the new tags. One round trip when the shared cache can publish
-    to the streams' Redis server (``fanout.reached_by``), else one each. Never raises; each failure is logged."""
+    and ``players`` (``views_changed``; the game's only over an older version's), then the live streams' announce
+    (``games.services.fanout``), so that whoever hears the announce and asks again gets the new tags. One round trip
+    when the shared cache can publish to the streams' Redis server (``fanout.reached_by``), else one each. Never
+    raises; each failure is logged."""
     players = list(players)
     cache = versions_cache()
     if fanout.reached_by(cache):
         publish = (fanout.CHANNEL, fanout.message(game_id=game_id, version=version, players=players))
-        if not _renew(cache, game_id=game_id, players=players, publish=publish):  # the error logged there
+        if not _renew(cache, game_id=game_id, players=players, publish=publish, version=version):  # logged there
             fanout.failed(game_id, version)
         return
-    _renew(cache, game_id=game_id, players=players)
+    _renew(cache, game_id=game_id, players=players, version=version)
     fanout.announce(game_id=game_id, version=version, players=players)
 
 

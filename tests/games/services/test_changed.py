@@ -19,7 +19,8 @@ import pytest
 import redis
 from django.core.cache import caches
 
-from games.selectors.versions import game_key, turns_key
+from games.selectors import state
+from games.selectors.versions import game_key, game_version_key, turns_key
 from games.services import fanout
 from games.services.versions import changed
 from palace_api.cache import RedisCache
@@ -153,7 +154,7 @@ def test_a_redis_failure_rests_the_announces_and_raises_nothing(shared_cache, mo
     def fail(*args, **kwargs):
         raise redis.ConnectionError("gone")
 
-    monkeypatch.setattr(RedisCache, "set_many_and_publish", fail)
+    monkeypatch.setattr(RedisCache, "set_newer", fail)
     game = _game()
     changed(game_id=game, version=4, players=[1])
     assert [text.split(" game")[0] for text in warnings] == [
@@ -162,6 +163,34 @@ def test_a_redis_failure_rests_the_announces_and_raises_nothing(shared_cache, mo
     ]
     assert not fanout.reached_by(shared_cache)
     assert not fanout.announce(game_id=game, version=4, players=[1])
+
+
+def test_a_renewal_that_lands_late_leaves_the_later_token(shared_cache, listener):
+    """Given the renewal of version 8 landed, when the renewal of version 7 (committed before it) lands after it,
+    then the game keeps version 8's token, the players' tokens and the announce are written anyway, and this
+    process does not take the game's token for its own commit of version 7."""
+    game, player = _game(), 11
+    changed(game_id=game, version=8, players=[player])
+    token_8 = shared_cache.get(game_key(game))
+    changed(game_id=game, version=7, players=[player])
+    assert shared_cache.get(game_key(game)) == token_8
+    assert shared_cache.get(turns_key(player)) != token_8, "the player's turns are renewed whatever the version"
+    assert [heard["version"] for heard in listener(game)] == [8, 7]
+    assert state._tokens[game][:2] == (token_8, 8)
+    changed(game_id=game, version=9, players=[player])
+    assert shared_cache.get(game_key(game)) not in (None, token_8)
+    assert state._tokens[game][:2] == (shared_cache.get(game_key(game)), 9)
+
+
+def test_a_token_lost_with_the_cache_is_written_again(shared_cache):
+    """Given the game's token and version gone from Redis (evicted, expired), when a commit's renewal lands, then it
+    writes both: nothing in Redis is newer."""
+    game = _game()
+    changed(game_id=game, version=30, players=[])
+    shared_cache.delete_many([game_key(game), game_version_key(game)])
+    changed(game_id=game, version=29, players=[])
+    assert shared_cache.get(game_key(game)) is not None
+    assert shared_cache.get(game_version_key(game)) == 29
 
 
 @pytest.mark.parametrize(
