@@ -84,33 +84,27 @@ class RedisCache(DjangoRedisCache):
         version_key: str,
         version: int,
         timeout: float,
-        others: dict[str, Any],
+        others: list[str],
         publish: tuple[str, str] | None = None,
     ) -> bool:
         """In one round trip, atomically: ``key`` := ``value`` and ``version_key`` := ``version`` unless
-        ``version_key`` already holds a version at or above ``version``; every key of ``others`` := its value
-        whatever it holds; then, if given, a PUBLISH of ``publish`` (channel, message). All keys live ``timeout``
-        seconds from now. Returns whether ``key`` was written. ``others`` must share one value (the view versions'
-        renewal gives every key one token). Raises what redis-py raises; then nothing, or not all of it, may have
-        been done."""
-        values = {self._cache._serializer.dumps(other) for other in others.values()}
-        if len(values) > 1:
-            raise ValueError("set_newer writes one value to all of others")
-        other_value = values.pop() if values else b""
+        ``version_key`` already holds a version at or above ``version``; each key of ``others`` := ``value`` whatever
+        it holds; then, if given, a PUBLISH of ``publish`` (channel, message). All keys live ``timeout`` seconds from
+        now. Returns whether ``key`` was written. Raises what redis-py raises; then nothing, or not all of it, may
+        have been done."""
         keys = [self.make_and_validate_key(name) for name in (key, version_key, *others)]
         channel, message = publish if publish is not None else ("", "")
         client = self._cache.get_client(write=True)
         script = _scripts.get(id(client))
         if script is None:
             script = _scripts.setdefault(id(client), client.register_script(SET_NEWER_SCRIPT))
-        dumps = self._cache._serializer.dumps
-        args = [dumps(value), version, self.get_backend_timeout(timeout), other_value, channel, message]
+        args = [self._cache._serializer.dumps(value), version, self.get_backend_timeout(timeout), channel, message]
         return bool(script(keys=keys, args=args, client=client))
 
 
-# KEYS: the guarded key, its version's key, then keys written whatever the guard says. ARGV: the guarded key's value,
-# the version, the seconds they live, the other keys' value, the channel ("" for none) and the message. Redis runs a
-# script alone, so no write comes between the guard's read and the writes.
+# KEYS: the guarded key, its version's key, then keys written whatever the guard says. ARGV: the keys' value, the
+# version, the seconds they live, the channel ("" for none) and the message. Redis runs a script alone, so no write
+# comes between the guard's read and the writes.
 SET_NEWER_SCRIPT = """
 local held = tonumber(redis.call('GET', KEYS[2]))
 local newer = held == nil or held < tonumber(ARGV[2])
@@ -118,8 +112,8 @@ if newer then
   redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[3])
   redis.call('SET', KEYS[2], ARGV[2], 'EX', ARGV[3])
 end
-for i = 3, #KEYS do redis.call('SET', KEYS[i], ARGV[4], 'EX', ARGV[3]) end
-if ARGV[5] ~= '' then redis.call('PUBLISH', ARGV[5], ARGV[6]) end
+for i = 3, #KEYS do redis.call('SET', KEYS[i], ARGV[1], 'EX', ARGV[3]) end
+if ARGV[4] ~= '' then redis.call('PUBLISH', ARGV[4], ARGV[5]) end
 if newer then return 1 end
 return 0
 """

@@ -50,14 +50,13 @@ def _renew(
     keys = [game_key(game_id), *(turns_key(player) for player in sorted({p for p in players if p}))]
     try:
         if version is not None and isinstance(cache, RedisCache):
-            others = dict.fromkeys(keys[1:], token)
             kept = cache.set_newer(
                 keys[0],
                 token,
                 version_key=game_version_key(game_id),
                 version=version,
                 timeout=TOKEN_TTL,
-                others=others,
+                others=keys[1:],
                 publish=publish,
             )
             if kept:
