@@ -33,9 +33,9 @@ _MEMORY_GAMES = 512
 # it at that version (``remember_state(..., written=True)``), or ``None``.
 _memory: OrderedDict[int, tuple[str, int, Any, Game | None]] = OrderedDict()
 _memory_lock = threading.Lock()
-# Per game id: the view version token this process wrote after committing the version, and when (monotonic
-# seconds); and the game's row as this process last read it for a view (``remember_read``), with its seats, their
-# players and its creator.
+# Per game id: the view version token this process wrote after committing the version, and when it sent the
+# write (monotonic seconds); and the game's row as this process last read it for a view (``remember_read``), with
+# its seats, their players and its creator.
 _tokens: OrderedDict[int, tuple[str, int, float]] = OrderedDict()
 _reads: OrderedDict[int, Game] = OrderedDict()
 
@@ -133,11 +133,13 @@ def _keep(memory: OrderedDict[int, Any], game_id: int, value: Any) -> None:
         memory.popitem(last=False)
 
 
-def remember_token(game_id: int, version: int, token: str) -> None:
+def remember_token(game_id: int, version: int, token: str, *, sent: float) -> None:
     """Note that this process wrote ``token`` as game ``game_id``'s view version token after committing
-    ``version``, and the write took (``games.services.versions``: only over an older version's token)."""
+    ``version``, and the write took (``games.services.versions``: only over an older version's token). ``sent``:
+    ``time.monotonic()`` before the write was sent: ``SERVE_SECONDS`` count from it, so a write that took long to
+    land (a token and version lost meanwhile, the guard with nothing to compare) is trusted the less."""
     with _memory_lock:
-        _keep(_tokens, game_id, (token, version, time.monotonic()))
+        _keep(_tokens, game_id, (token, version, sent))
 
 
 def remember_read(game: Game) -> None:

@@ -9,6 +9,7 @@ timeouts, seats handed to a bot, resignations, cancellations. Each names the gam
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Iterable
 from typing import Any
 
@@ -50,6 +51,7 @@ def _renew(
     keys = [game_key(game_id), *(turns_key(player) for player in sorted({p for p in players if p}))]
     try:
         if version is not None and isinstance(cache, RedisCache):
+            sent = time.monotonic()
             kept = cache.set_newer(
                 keys[0],
                 token,
@@ -60,7 +62,7 @@ def _renew(
                 publish=publish,
             )
             if kept:
-                remember_token(game_id, version, token)
+                remember_token(game_id, version, token, sent=sent)
         else:
             cache.set_many(dict.fromkeys(keys, token), timeout=TOKEN_TTL)
     except Exception:  # any cache or socket error: the request that committed must still succeed

@@ -147,6 +147,28 @@ def test_the_memory_is_trusted_for_a_few_seconds_only(
         assert clients[1].get(table.url()).status_code == 200
 
 
+def test_a_renewal_that_took_long_to_land_is_not_trusted(
+    redis_versions, clients, django_capture_on_commit_callbacks, django_assert_num_queries, monkeypatch
+):
+    """Given the renewal after alice's action took more than ``SERVE_SECONDS`` to reach Redis (time enough for the
+    game's version to be lost there and a later commit's renewal to come first), when bob reads the game, then his
+    view reads the database: the seconds count from when the renewal was sent."""
+    table = table_of(clients, django_capture_on_commit_callbacks)
+    clock = [state.time.monotonic()]
+    monkeypatch.setattr(state.time, "monotonic", lambda: clock[0])
+    set_newer = RedisCache.set_newer
+
+    def slow(self, *args, **kwargs):
+        clock[0] += state.SERVE_SECONDS + 1
+        return set_newer(self, *args, **kwargs)
+
+    monkeypatch.setattr(RedisCache, "set_newer", slow)
+    with django_capture_on_commit_callbacks(execute=True):
+        table.act(0, "stay")
+    with django_assert_num_queries(1):
+        assert clients[1].get(table.url()).status_code == 200
+
+
 def test_a_seat_handed_to_a_bot_is_read_from_the_database(redis_versions, clients, django_capture_on_commit_callbacks):
     """Given bob read the game with alice seated, when alice's deadline passes and her seat goes to the bot (a
     commit of this process), then bob's view shows the bot in seat 0: the seats he read before are not reused."""
