@@ -17,12 +17,13 @@ import copy
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Iterable
 from typing import Any
 
 from games.engine.protocol import Action
 from games.engine.protocol import Game as EngineGame
 from games.engine.registry import get_game
-from games.models import Event, Game, GameStatus, Snapshot
+from games.models import Event, Game, GameStatus, Seat, Snapshot
 
 SNAPSHOT_EVERY = 100
 """Events between two snapshots: a load replays at most this many actions."""
@@ -95,11 +96,24 @@ def remembered_game(game_id: int, version: int) -> tuple[Game, Any] | None:
     ``version``; else ``None``. The row may have changed since in the database: a writer that uses it fences its
     write on the version and status it holds (``games.services.log.append_unlocked``)."""
     with _memory_lock:
-        found = _memory.get(game_id)
-        if found is None or found[1] != version or found[3] is None:
-            return None
-        _memory.move_to_end(game_id)
-        return copy.copy(found[3]), found[2]
+        written = _written(game_id, version)
+    return None if written is None else (copy.copy(written[0]), written[1])
+
+
+def _written(game_id: int, version: int) -> tuple[Game, Any] | None:
+    # The row this process committed of game ``game_id`` and its state, both at ``version`` (not copied), or None.
+    # Call under ``_memory_lock``.
+    found = _memory.get(game_id)
+    if found is None or found[1] != version or found[3] is None:
+        return None
+    _memory.move_to_end(game_id)
+    return found[3], found[2]
+
+
+def seats_by_number(seats: Iterable[Seat]) -> dict[int, tuple[int | None, str]]:
+    """``{number: (player_id, bot)}`` of ``seats``: what a game's row carries as ``_seats`` for its writer
+    (``games.services.log``), and what ``game_as_committed`` compares a read's seats with."""
+    return {seat.number: (seat.player_id, seat.bot) for seat in seats}
 
 
 def catch_up(game: Game, known: int, payloads: list[dict[str, Any]]) -> bool:
@@ -165,19 +179,17 @@ def game_as_committed(game_id: int, token: str) -> Game | None:
     """
     now = time.monotonic()
     with _memory_lock:
-        mark, found, read = _tokens.get(game_id), _memory.get(game_id), _reads.get(game_id)
-    if mark is None or found is None or read is None:
+        mark, read = _tokens.get(game_id), _reads.get(game_id)
+        if mark is None or read is None or mark[0] != token or now - mark[2] > SERVE_SECONDS:
+            return None
+        committed = _written(game_id, mark[1])
+    if committed is None:
         return None
-    held, version, at = mark
-    written = found[3]
-    if held != token or now - at > SERVE_SECONDS or found[1] != version or written is None:
-        return None
+    version, written = mark[1], committed[0]
     if written.status != GameStatus.ACTIVE or read.created != written.created:
         return None
     seats: dict[int, tuple[int | None, str]] | None = getattr(written, "_seats", None)
-    if seats is None or len(seats) != written.seat_count:
-        return None
-    if {seat.number: (seat.player_id, seat.bot) for seat in read.seats.all()} != seats:
+    if seats is None or len(seats) != written.seat_count or seats_by_number(read.seats.all()) != seats:
         return None
     game = copy.copy(read)
     game.version, game.status, game.deadline, game.updated = version, written.status, written.deadline, written.updated

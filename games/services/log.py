@@ -20,7 +20,14 @@ from games.engine.protocol import Action
 from games.engine.protocol import Event as EngineEvent
 from games.models import Event, Game, GameStatus, Seat, Snapshot
 from games.selectors.due import deadline_after, since_after
-from games.selectors.state import SNAPSHOT_EVERY, catch_up, engine_of, remember_state, remembered_version
+from games.selectors.state import (
+    SNAPSHOT_EVERY,
+    catch_up,
+    engine_of,
+    remember_state,
+    remembered_version,
+    seats_by_number,
+)
 from games.selectors.statements import is_postgresql
 from games.services import statements
 from games.services.finish_hooks import game_finished
@@ -179,7 +186,7 @@ def game_lock(game_id: int) -> Game | None:
     if not seats:
         return Game.objects.select_for_update().filter(pk=game_id).first()
     game = seats[0].game
-    game._seats = {seat.number: (seat.player_id, seat.bot) for seat in seats}
+    game._seats = seats_by_number(seats)
     return game
 
 
