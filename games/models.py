@@ -36,7 +36,7 @@ class Game(models.Model):
     ``seed_master``, ``seed_master_salt``: hex, drawn at creation, every seed the server brings to the match
     (``games.engine.master_seed``; empty for games stored before it), secret until the whole log is revealed."""
 
-    kind = models.CharField(max_length=32, db_index=True)
+    kind = models.CharField(max_length=32)
     seat_count = models.PositiveSmallIntegerField()
     options = models.JSONField(default=dict)
     turn_timeout = models.PositiveIntegerField(null=True, blank=True)
@@ -46,7 +46,7 @@ class Game(models.Model):
     rated = models.BooleanField(default=False)
     seed_master = models.CharField(max_length=64, blank=True, default="")
     seed_master_salt = models.CharField(max_length=32, blank=True, default="")
-    status = models.CharField(max_length=16, choices=GameStatus.choices, default=GameStatus.WAITING, db_index=True)
+    status = models.CharField(max_length=16, choices=GameStatus.choices, default=GameStatus.WAITING)
     version = models.PositiveIntegerField(default=0)
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     creator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_games")
@@ -58,6 +58,9 @@ class Game(models.Model):
 
     class Meta:
         ordering = ["-created", "-id"]
+        # Plain indexes: a CharField's db_index adds a second, varchar_pattern_ops one for LIKE, which no query
+        # here makes and every write of the row pays for.
+        indexes = [models.Index(fields=["kind"], name="game_kind"), models.Index(fields=["status"], name="game_status")]
 
     def __str__(self) -> str:
         return f"{self.kind} #{self.pk} ({self.status}, v{self.version})"
@@ -72,7 +75,8 @@ class Seat(models.Model):
     lower-case hex (``""``: the server draws one each deal; ``games.engine.fairness``), read by nobody but the
     log's shuffles."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    # No index of its own: seat_unique_number (game, number) serves every lookup by game.
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats", db_index=False)
     number = models.PositiveSmallIntegerField()
     player = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="seats"
@@ -108,7 +112,8 @@ class Event(models.Model):
     "bot", "timeouts"}`` for a seat handed to a bot). Replay applies only the entries with an ``action``.
     """
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
+    # No index of its own: event_unique_seq (game, seq) serves every lookup by game.
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events", db_index=False)
     seq = models.PositiveIntegerField()
     kind = models.CharField(max_length=32)
     actor = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -126,7 +131,8 @@ class Event(models.Model):
 class Snapshot(models.Model):
     """A cached engine state after ``version`` events. Deleting every snapshot changes no response."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="snapshots")
+    # No index of its own: snapshot_unique_version (game, version) serves every lookup by game.
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="snapshots", db_index=False)
     version = models.PositiveIntegerField()
     state = models.JSONField()
     created = models.DateTimeField(auto_now_add=True)
