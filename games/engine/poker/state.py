@@ -11,7 +11,7 @@ draft and freezes it back.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from games.engine.cards import Card
@@ -128,19 +128,34 @@ class PokerState:
 class Draft:
     """A mutable copy of a ``PokerState``: tuples become lists, frozensets become sets.
 
-    Only ``rules`` uses it, to write the rules as plain assignments; ``freeze`` returns a new state.
+    Only ``rules`` uses it, to write the rules as plain assignments; ``freeze`` returns a new state. A field is
+    copied when the rules first read or write it: an action touches a few of the state's fields, and the others
+    go into the new state as the same immutable values.
     """
 
     def __init__(self, state: PokerState) -> None:
-        for f in fields(PokerState):
-            setattr(self, f.name, _thaw(getattr(state, f.name)))
+        self.__dict__[_SOURCE] = state
+
+    def __getattr__(self, name: str) -> Any:
+        # Reached only for a field not copied yet (after that the instance's dict answers); the state's methods
+        # are not the draft's, since they would read the state, not the draft.
+        if name not in _FIELDS:
+            raise AttributeError(name)
+        value = _thaw(getattr(self.__dict__[_SOURCE], name))
+        self.__dict__[name] = value
+        return value
 
     def freeze(self) -> PokerState:
         """The immutable state equal to this draft."""
-        return PokerState(**{f.name: _freeze(getattr(self, f.name)) for f in fields(PokerState)})
+        own = self.__dict__
+        changed = {name: _freeze(value) for name, value in own.items() if name != _SOURCE}
+        return replace(own[_SOURCE], **changed)
 
-    def __getattr__(self, name: str) -> Any:  # pragma: no cover - only for type checkers
-        raise AttributeError(name)
+
+_SOURCE = " source"
+"""The key of the state a ``Draft`` copies, in its ``__dict__``: no field can have that name."""
+
+_FIELDS = frozenset(f.name for f in fields(PokerState))
 
 
 def _thaw(value: Any) -> Any:
