@@ -64,10 +64,9 @@ class TokenAuthentication(KnoxTokenAuthentication):
         ``AUTH_TOKEN_CACHE_SECONDS`` ago, else knox's query (then remembered). ``AuthenticationFailed`` as knox."""
         if TOKENS.seconds() <= 0:
             return super().authenticate_credentials(token)
-        try:
-            digest = hash_token(token.decode())
-        except (TypeError, ValueError, binascii.Error):
-            raise exceptions.AuthenticationFailed("Invalid token.") from None
+        digest = token_digest(token)
+        if digest is None:
+            raise exceptions.AuthenticationFailed("Invalid token.")
         remembered = TOKENS.get(digest)
         if remembered is not None:
             return remembered
@@ -83,6 +82,27 @@ class TokenAuthentication(KnoxTokenAuthentication):
             auth_token.delete()
             return True
         return False
+
+
+def token_digest(token: bytes) -> str | None:
+    """knox's digest of the API token ``token`` (the token of an ``Authorization`` header), or ``None`` for one
+    that cannot be a token (not ASCII, or not knox's shape)."""
+    try:
+        return hash_token(token.decode("ascii"))
+    except (TypeError, ValueError, binascii.Error):
+        return None
+
+
+def remembered_user(token: bytes) -> Any | None:
+    """The user ``TokenAuthentication`` authenticates ``token`` as from this process's memory alone
+    (``players.token_cache``: checked against the database less than ``AUTH_TOKEN_CACHE_SECONDS`` ago, not revoked
+    here since), or ``None`` when it would have to query: the memory is off, or does not hold the token. A copy,
+    the caller's own."""
+    if TOKENS.seconds() <= 0:
+        return None
+    digest = token_digest(token)
+    remembered = None if digest is None else TOKENS.get(digest)
+    return None if remembered is None else remembered[0]
 
 
 class TokenScheme(OpenApiAuthenticationExtension):

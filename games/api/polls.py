@@ -1,5 +1,5 @@
 """The poll gate: a current ``If-None-Match`` of ``me/turns/`` or the game view answered ``304`` on the event loop,
-before Django, from two Redis reads.
+before Django, from two Redis reads; and a game view this process has just committed, answered from memory.
 
 A thousand clients polling every half second send two thousand requests a second, nearly all asking whether
 anything changed. Through Django each one costs a thread of its own under ASGI, the token's database check and
@@ -17,11 +17,22 @@ polls arriving while the previous one is on its way share:
   token gets ``304``s (which tell nothing but "no change") for at most that long after its last full check, and
   then Django's ``401``; and every poller passes through Django's full check at least that often.
 
+The gate also answers a plain GET of a game view (``view_ask_of``: no ``If-None-Match``, query string or cookie,
+a JSON ``Accept``) when this process can from memory alone, as Django's view would answer it: the caller's user
+from this process's token memory (``players.auth.remembered_user``: the bound within which Django itself honours a
+revocation), the game from what this process committed (``games.selectors.state.game_as_committed``: the game's
+version token in Redis must be the one it wrote after that commit), the body Django renders for that caller
+(``games.api.rendered``), and the headers of Django's last answer to a request of the same shape (scheme, ``Host``,
+``Accept``) in this process, so that nothing Django's middlewares add is written twice and a ``Host`` Django
+refuses is never answered here. The rendering runs on the event loop: anything that would need the database
+raises ``SynchronousOnlyOperation`` there, and Django answers. That is the next seat's GET after an action on one
+connection, which otherwise paid Django's handler, its middlewares, DRF and a thread for a body already in memory.
+
 Nothing is sent on when the gate answers: no throttle counts the request (it costs less than the throttle's own
 cache round trips). The gate is off (every request goes to Django) unless the shared cache is Django's
 ``RedisCache``; a Redis error sends the request to Django and quiets the gate for ``QUIET_AFTER_ERROR`` seconds.
 Its 304s are logged one line each at DEBUG (``palace.requests``) and counted in one INFO line every
-``COUNT_EVERY`` seconds.
+``COUNT_EVERY`` seconds; each game view it answers gets a line at INFO, as Django's answers do (``via=gate``).
 """
 
 from __future__ import annotations
@@ -36,11 +47,14 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache.backends.redis import RedisCache, RedisSerializer
+from django.core.exceptions import SynchronousOnlyOperation
 from rest_framework.authentication import get_authorization_header
 from rest_framework.request import Request
 
-from games.selectors.versions import game_key, turns_key, versions_cache
-from players.auth import TokenAuthentication
+from games.api.rendered import game_detail_body
+from games.selectors.state import game_as_committed
+from games.selectors.versions import game_key, game_view_etag, turns_key, versions_cache
+from players.auth import TokenAuthentication, remembered_user
 
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
@@ -173,8 +187,48 @@ def question_of(scope: Scope) -> Question | None:
     return None
 
 
+VIEW_ACCEPTS = (None, b"*/*", b"application/json")
+"""``Accept`` headers of a game view's GET the gate may answer: those for which DRF picks its JSON renderer."""
+LEARNED_SHAPES = 64
+"""Request shapes (scheme, host, accept) whose answer headers the gate keeps from Django, at most per process."""
+_NOT_LEARNED = frozenset((b"date", b"server", b"etag", b"content-length"))
+
+
+class ViewAsk:
+    """A plain GET of a game view the gate may answer: the game, the path, the caller's API token, and the
+    request's shape (scheme, ``Host``, ``Accept``), of which Django's answer headers are kept."""
+
+    __slots__ = ("game_id", "path", "shape", "token")
+
+    def __init__(self, *, game_id: int, path: str, shape: tuple[Any, ...], token: bytes) -> None:
+        self.game_id, self.path, self.shape, self.token = game_id, path, shape, token
+
+
+def view_ask_of(scope: Scope) -> ViewAsk | None:
+    """The plain GET of a game view in ``scope``, or ``None``: a GET of ``/api/v1/games/<id>/`` with no query
+    string, an API token, no ``If-None-Match`` (``question_of``'s), no cookie, an ``Accept`` of
+    ``VIEW_ACCEPTS``, and no header twice (Django joins repeated headers; the gate leaves them to it)."""
+    if scope["type"] != "http" or scope["method"] != "GET" or scope.get("query_string"):
+        return None
+    path = scope["path"]
+    match = _GAME_PATH.fullmatch(path)
+    if match is None:
+        return None
+    pairs = scope["headers"]
+    headers = dict(pairs)
+    if len(headers) != len(pairs) or b"if-none-match" in headers or b"cookie" in headers:
+        return None
+    accept = headers.get(b"accept")
+    token = _bearer(headers.get(b"authorization", b""))
+    if accept not in VIEW_ACCEPTS or token is None:
+        return None
+    shape = (scope.get("scheme", "http"), scope.get("root_path", ""), headers.get(b"host"), accept)
+    return ViewAsk(game_id=int(match[1]), path=path, shape=shape, token=token)
+
+
 class PollGate:
-    """ASGI middleware around Django: answers a current conditional poll (see the module docstring)."""
+    """ASGI middleware around Django: answers a current conditional poll, and a game view this process has just
+    committed (see the module docstring)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -182,14 +236,25 @@ class PollGate:
         self._quiet_until = 0.0
         self._cache: Any = _UNSET
         # The polls waiting for the next MGET: (their two keys, the future of their two values).
-        self._waiting: list[tuple[tuple[str, str], asyncio.Future[list[Any]]]] = []
+        self._waiting: list[tuple[tuple[str, ...], asyncio.Future[list[Any]]]] = []
         self._sender: asyncio.Task[None] | None = None
         self._answered = 0
         self._counted_since = time.monotonic()
+        # Request shape -> the headers of Django's last 200 of a game view to a request of that shape.
+        self._learned: dict[tuple[Any, ...], list[tuple[bytes, bytes]]] = {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         question = question_of(scope)
-        if question is None or not await self._current(question):
+        if question is None:
+            ask = view_ask_of(scope)
+            if ask is not None:
+                if await self._serve_view(ask, send):
+                    return
+                if ask.shape not in self._learned:
+                    send = self._learning(ask, send)
+            await self.app(scope, receive, send)
+            return
+        if not await self._current(question):
             await self.app(scope, receive, send)
             return
         started = time.perf_counter()
@@ -205,6 +270,72 @@ class PollGate:
             question.marks[0][1:],
         )
         self._count()
+
+    async def _serve_view(self, ask: ViewAsk, send: Send) -> bool:
+        """Answer ``ask`` as Django would, if this process can from memory alone: the caller's token is in its
+        token memory, the game's version token is the one it wrote after its own last commit of the game
+        (``game_as_committed``), and it has Django's headers for the request's shape. Returns whether it did."""
+        headers = self._learned.get(ask.shape)
+        if headers is None:
+            return False
+        user = remembered_user(ask.token)
+        if user is None:
+            return False
+        cache = self._gate()
+        if cache is None:
+            return False
+        try:
+            (held,) = await self._read((cache.make_key(game_key(ask.game_id)),))
+        except Exception:  # any Redis or socket error: Django answers
+            self._quiet_until = time.monotonic() + QUIET_AFTER_ERROR
+            logger.warning("poll gate: Redis unavailable, game views go through Django", exc_info=True)
+            return False
+        if held is None:
+            return False
+        started = time.perf_counter()
+        version = _SERIALIZER.loads(held)
+        game = game_as_committed(ask.game_id, version)
+        if game is None:
+            return False
+        try:
+            body = game_detail_body(game, user)
+        except SynchronousOnlyOperation:  # the memory lacked something the view needs: Django reads it
+            return False
+        etag = game_view_etag(ask.game_id, user, version).encode()
+        answer = [*headers, (b"etag", etag), (b"content-length", str(len(body)).encode())]
+        await send({"type": "http.response.start", "status": 200, "headers": answer})
+        await send({"type": "http.response.body", "body": body})
+        request_log.info(
+            "GET %s 200 %.1fms user=%s game=%s via=gate",
+            ask.path,
+            (time.perf_counter() - started) * 1000,
+            user.pk,
+            ask.game_id,
+        )
+        return True
+
+    def _learning(self, ask: ViewAsk, send: Send) -> Send:
+        """``send``, which also keeps the headers of Django's 200 JSON answer for ``ask``'s shape."""
+
+        async def learn(message: MutableMapping[str, Any]) -> None:
+            if message["type"] == "http.response.start" and message["status"] == 200:
+                headers = [(name.lower(), value) for name, value in message.get("headers", ())]
+                names = {name for name, _ in headers}
+                if b"set-cookie" not in names and dict(headers).get(b"content-type") == b"application/json":
+                    if len(self._learned) >= LEARNED_SHAPES:
+                        self._learned.clear()
+                    self._learned[ask.shape] = [(n, v) for n, v in headers if n not in _NOT_LEARNED]
+            await send(message)
+
+        return learn
+
+    def _gate(self) -> Any:
+        """The shared cache if the gate may use Redis now, else ``None``."""
+        if self._cache is _UNSET:
+            self._cache = _gate_cache()
+        if self._cache is None or time.monotonic() < self._quiet_until:
+            return None
+        return self._cache
 
     def _count(self) -> None:
         self._answered += 1
@@ -234,7 +365,7 @@ class PollGate:
             return False
         return _SERIALIZER.loads(version) == question.version and _SERIALIZER.loads(held) in question.marks
 
-    async def _read(self, keys: tuple[str, str]) -> list[Any]:
+    async def _read(self, keys: tuple[str, ...]) -> list[Any]:
         """The values at ``keys``, from this process's next MGET: one MGET is on its way to Redis at a time, and
         the polls that arrive meanwhile share the next one (at most ``BATCH`` polls each). A round trip per poll
         was most of the gate's cost on the event loop (redis-py's pool, its lock, a send and a read per poll);
@@ -256,9 +387,11 @@ class PollGate:
                     if not future.done():
                         future.set_exception(error)
                 continue
-            for index, (_, future) in enumerate(batch):
+            start = 0
+            for keys, future in batch:
                 if not future.done():  # a poll whose client left is cancelled
-                    future.set_result(values[2 * index : 2 * index + 2])
+                    future.set_result(values[start : start + len(keys)])
+                start += len(keys)
 
     def _client(self) -> Any:
         """This process's Redis client for the gate, made on first use (in the server's event loop)."""

@@ -17,6 +17,7 @@ from rest_framework.test import APIClient
 from games.api import polls
 from games.api.polls import PASS_RENEW_AFTER, POLL_PASS_SECONDS, PollGate, pass_key, viewer_mark
 from games.services.versions import views_changed
+from players.token_cache import TOKENS
 from tests.games.api.table import create_table
 
 pytestmark = pytest.mark.django_db
@@ -227,3 +228,143 @@ def test_polls_arriving_together_share_one_redis_read_each_answered_for_itself(a
     assert sorted(status for _, status in answers) == [299] * 5 + [304] * 15
     assert all(status == 299 for tag, status in answers if tag not in (alice_tag, bob_tag))
     assert 1 <= len(reads) < 20 and inner.calls == 5
+
+
+# --- A plain GET of a game view this process has just committed, answered by the gate from memory ---
+
+
+class Replay:
+    """Django's place behind the gate: answers every request with one response Django gave (status, headers,
+    body, as its ASGI handler would send them), and counts the requests it is given."""
+
+    def __init__(self, response: Any) -> None:
+        self.calls = 0
+        self.status = response.status_code
+        self.headers = [(name.lower().encode(), value.encode("latin-1")) for name, value in response.items()]
+        self.body = response.content
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        self.calls += 1
+        await send({"type": "http.response.start", "status": self.status, "headers": self.headers})
+        await send({"type": "http.response.body", "body": self.body})
+
+
+def gets(gate: PollGate, path: str, *tokens: str, extra: tuple[tuple[bytes, bytes], ...] = (), method: str = "GET"):
+    """One GET of ``path`` per token, in order, through ``gate`` (one event loop): [(status, headers, body)]."""
+    answers: list[tuple[int, dict[bytes, bytes], bytes]] = []
+
+    async def run() -> None:
+        for token in tokens:
+            sent: list[dict] = []
+            headers = [(b"host", b"testserver"), (b"accept", b"*/*"), (b"authorization", f"Token {token}".encode())]
+            scope = {
+                "type": "http",
+                "method": method,
+                "scheme": "http",
+                "path": path,
+                "query_string": b"",
+                "headers": [*headers, *extra],
+            }
+
+            async def receive() -> dict:
+                return {"type": "http.request", "body": b""}
+
+            async def send(message: dict, sent: list[dict] = sent) -> None:
+                sent.append(message)
+
+            await gate(scope, receive, send)
+            answers.append((sent[0]["status"], dict(sent[0]["headers"]), sent[1]["body"]))
+
+    asyncio.run(run())
+    return answers
+
+
+def django_headers(response: Any) -> dict[bytes, bytes]:
+    """A Django response's headers as the gate's answer carries them (names in lower case, the body's length)."""
+    headers = {name.lower().encode(): value.encode("latin-1") for name, value in response.items()}
+    return {**headers, b"content-length": str(len(response.content)).encode()}
+
+
+@pytest.fixture
+def committed(alice, make_player, django_capture_on_commit_callbacks):
+    """A heads-up match of alice and bob in which this process has just committed a decision (its view version
+    token written after the commit), alice having read the game before; and carol, who does not sit at it.
+    Returns (table, {name: token}, {name: client})."""
+    _, alice_token, alice_client = alice
+    tokens, clients = {"alice": alice_token}, {"alice": alice_client}
+    for name in ("bob", "carol"):
+        _, tokens[name] = make_player(name)
+        clients[name] = APIClient()
+        clients[name].credentials(HTTP_AUTHORIZATION=f"Token {tokens[name]}")
+    with django_capture_on_commit_callbacks(execute=True):
+        table = create_table(alice_client, [alice_client, clients["bob"]], options=HEADS_UP)
+    seat = table.view(0)["to_act"][0]
+    with django_capture_on_commit_callbacks(execute=True):
+        table.act(seat, "stay")
+    return table, tokens, clients
+
+
+def test_the_gate_serves_a_view_it_has_just_committed_as_django_does(committed):
+    """Given a decision this process just committed, when alice, bob (seated) and carol (a spectator) GET the game
+    view, then after one answer from Django (whose headers the gate keeps), the gate answers each of them with the
+    very body and headers Django gives that caller: each viewer's own view, never another's."""
+    table, tokens, clients = committed
+    url = table.url()
+    expected = {name: clients[name].get(url) for name in ("alice", "bob", "carol")}
+    assert len({answer.content for answer in expected.values()}) == 3, "three viewers, three views"
+    django = Replay(expected["alice"])
+    gate = PollGate(django)
+    first, *served = gets(gate, url, tokens["alice"], tokens["alice"], tokens["bob"], tokens["carol"])
+    assert django.calls == 1, "the first request taught the gate Django's headers; the rest it answered"
+    assert first[2] == expected["alice"].content
+    for (status, headers, body), name in zip(served, ("alice", "bob", "carol"), strict=True):
+        assert (status, body) == (200, expected[name].content), name
+        assert headers == django_headers(expected[name]), name
+
+
+def test_the_gate_leaves_a_version_it_did_not_commit_to_django(committed):
+    """Another process's commit (a new version token this process did not write): Django answers."""
+    table, tokens, clients = committed
+    django = Replay(clients["alice"].get(table.url()))
+    gate = PollGate(django)
+    gets(gate, table.url(), tokens["alice"])
+    assert views_changed(game_id=table.game_id, players=[])
+    gets(gate, table.url(), tokens["alice"])
+    assert django.calls == 2
+
+
+def test_a_revoked_or_unremembered_token_goes_to_django(committed, monkeypatch):
+    """The gate serves a token only from this process's token memory, as Django's check would: a token logged
+    out (here or, after ``AUTH_TOKEN_CACHE_SECONDS``, elsewhere) or never checked here reaches Django, which
+    refuses or checks it in full."""
+    table, tokens, clients = committed
+    django = Replay(clients["alice"].get(table.url()))
+    gate = PollGate(django)
+    gets(gate, table.url(), tokens["alice"], tokens["bob"])
+    assert django.calls == 1
+    assert clients["bob"].post("/api/v1/auth/logout/").status_code == 204
+    gets(gate, table.url(), tokens["bob"])
+    assert django.calls == 2, "bob's token was revoked"
+    later = TOKENS.clock() + TOKENS.seconds() + 1
+    monkeypatch.setattr(TOKENS, "clock", lambda: later)
+    gets(gate, table.url(), tokens["alice"])
+    assert django.calls == 3, "alice's token was checked longer ago than the memory trusts it"
+
+
+@pytest.mark.parametrize(
+    ("extra", "method"),
+    [
+        (((b"accept", b"text/html"),), "GET"),  # DRF's browsable API
+        (((b"cookie", b"sessionid=x"),), "GET"),  # a session may be whom Django authenticates
+        (((b"authorization", b"Token x"),), "GET"),  # a header twice: Django joins them
+        (((b"if-none-match", b'"gv1-0123456789abcdef-u1"'),), "GET"),  # a conditional GET: the 304 gate's
+        ((), "HEAD"),
+    ],
+)
+def test_other_requests_of_a_game_view_go_to_django(committed, extra, method):
+    table, tokens, clients = committed
+    django = Replay(clients["alice"].get(table.url()))
+    gate = PollGate(django)
+    gets(gate, table.url(), tokens["alice"])
+    gets(gate, table.url(), tokens["alice"], extra=extra, method=method)
+    assert django.calls == 2
