@@ -148,7 +148,8 @@ def test_two_web_servers_and_their_workers_serve_one_set_of_games():
     request sent to the next server, then: a race of 16 requests of one decision over both servers applies one
     (one 201, fifteen 409); streams followed on the first server while every action goes through the second get
     every entry, in order, once; a poller's tag from one server is stale after a write through the other; and
-    each game's log holds every decision made, none lost or doubled."""
+    each game's log holds every decision made, none lost or doubled; the next seat's view is the same from either
+    server, and the server that took an action answers it from memory (the poll gate)."""
     with cluster(webs=2) as nodes:
         bases = [f"http://127.0.0.1:{node.port}/api/v1/" for node in nodes]
         people = [Player(bases, f"scale{number}") for number in range(2 * GAMES)]
@@ -164,6 +165,11 @@ def test_two_web_servers_and_their_workers_serve_one_set_of_games():
             assert view["to_act"] == [view["viewer"]] == [0]
             statuses = race(alice, raced, view)
             assert sorted(statuses) == [(201, None)] + [(409, "version_conflict")] * (RACERS - 1), statuses
+
+            # The next seat's view is the same from both servers, whichever took the decision: the poll gate of the
+            # one that did may answer it from memory, Django answers it on the other.
+            answers = [bob.clients[index % 2].get(f"games/{raced}/") for index in range(4)]
+            assert len({(answer.content, answer.headers["ETag"]) for answer in answers}) == 1
 
             # A tag from server 1 is stale once server 2 writes.
             tag = bob.clients[0].get(f"games/{raced}/").headers["ETag"]
@@ -193,6 +199,8 @@ def test_two_web_servers_and_their_workers_serve_one_set_of_games():
                 for game_id, pair in games.items()
             }
             assert bob.clients[0].get(f"games/{raced}/", headers={"If-None-Match": tag}).status_code == 200
+            # Each seat's GET after the other's action on the same server (one worker): its gate answered from memory.
+            assert "via=gate" in nodes[1].log("web"), "the server that took the actions answered no view itself"
 
             # The bot game: its bot's moves come from the two game workers.
             assert play(bot_game, {0: people[0]}, 6, deadline, server=None) == 6
