@@ -10,10 +10,10 @@ process (redis-py's clients and pools are safe to share between threads).
 
 ``palace_api.env.read_cache`` puts it in place of Django's backend when ``CACHE_URL`` names Redis.
 
-It can also write a key only over an older version's and publish on its own connection, in one script
+It can also write keys, raise a version only upwards and publish on its own connection, in one script
 (``set_newer``): a write that renews the view versions and tells the live streams
-(``games.services.versions.changed``) then costs one round trip to Redis, not two, and a renewal that lands after a
-later commit's leaves the later one's token in place.
+(``games.services.versions.changed``) then costs one round trip to Redis, not two, and says whether its version was
+the newest Redis had seen, so that a renewal that lands after a later commit's is never taken for that later one.
 """
 
 from __future__ import annotations
@@ -87,11 +87,14 @@ class RedisCache(DjangoRedisCache):
         others: list[str],
         publish: tuple[str, str] | None = None,
     ) -> bool:
-        """In one round trip, atomically: ``key`` := ``value`` and ``version_key`` := ``version`` unless
-        ``version_key`` already holds a version at or above ``version``; each key of ``others`` := ``value`` whatever
-        it holds; then, if given, a PUBLISH of ``publish`` (channel, message). All keys live ``timeout`` seconds from
-        now. Returns whether ``key`` was written. Raises what redis-py raises; then nothing, or not all of it, may
-        have been done."""
+        """In one round trip, atomically: ``key`` and each key of ``others`` := ``value``, whatever they hold;
+        ``version_key`` := ``version`` unless it already holds a version at or above ``version``; then, if given, a
+        PUBLISH of ``publish`` (channel, message). The keys written live ``timeout`` seconds from now. Returns
+        whether ``version`` was newer than the one held (none held counts as older): only then may the writer take
+        ``value`` as the token of that version. ``key`` is written either way, so that no value read before the
+        call stays current after it, even when ``version_key`` holds a version the database no longer has (a
+        database restored or reset under a Redis that kept its keys). Raises what redis-py raises; then nothing,
+        or not all of it, may have been done."""
         keys = [self.make_and_validate_key(name) for name in (key, version_key, *others)]
         channel, message = publish if publish is not None else ("", "")
         client = self._cache.get_client(write=True)
@@ -102,16 +105,14 @@ class RedisCache(DjangoRedisCache):
         return bool(script(keys=keys, args=args, client=client))
 
 
-# KEYS: the guarded key, its version's key, then keys written whatever the guard says. ARGV: the keys' value, the
-# version, the seconds they live, the channel ("" for none) and the message. Redis runs a script alone, so no write
-# comes between the guard's read and the writes.
+# KEYS: the token's key, its version's key, then the other keys. ARGV: the keys' value, the version, the seconds they
+# live, the channel ("" for none) and the message. Redis runs a script alone, so no write comes between the
+# version's read and the writes.
 SET_NEWER_SCRIPT = """
 local held = tonumber(redis.call('GET', KEYS[2]))
 local newer = held == nil or held < tonumber(ARGV[2])
-if newer then
-  redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[3])
-  redis.call('SET', KEYS[2], ARGV[2], 'EX', ARGV[3])
-end
+redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[3])
+if newer then redis.call('SET', KEYS[2], ARGV[2], 'EX', ARGV[3]) end
 for i = 3, #KEYS do redis.call('SET', KEYS[i], ARGV[1], 'EX', ARGV[3]) end
 if ARGV[4] ~= '' then redis.call('PUBLISH', ARGV[4], ARGV[5]) end
 if newer then return 1 end

@@ -163,13 +163,16 @@ SHARED_CLIENT_REDIS_BACKEND = "palace_api.cache.RedisCache"
 
 
 def read_cache(env: environ.Env) -> dict[str, Any]:
-    """CACHE_URL (``redis://127.0.0.1:6379/1``); a per-process in-memory cache if unset or empty.
+    """CACHE_URL (``redis://127.0.0.1:6379/1``); a per-process in-memory cache if unset or empty. CACHE_KEY_PREFIX
+    (default none) begins every key, so that two installations (or a test's servers) may share one Redis database:
+    their games' ids would otherwise name the same keys.
 
     Throttle counters live in this cache: with several web processes only a shared cache (Redis) makes a rate
     a rate for the whole server rather than for each process.
     """
     url = env.str("CACHE_URL", default="") or "locmemcache://"
     config = env.cache_url_config(url)
+    config["KEY_PREFIX"] = env.str("CACHE_KEY_PREFIX", default="")
     if config["BACKEND"] == DJANGO_REDIS_BACKEND:
         # Django's backend with one Redis client per process (palace_api/cache.py: Django ticket #35651).
         config["BACKEND"] = SHARED_CLIENT_REDIS_BACKEND

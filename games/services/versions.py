@@ -40,8 +40,8 @@ def _renew(
 ) -> bool:
     """``views_changed`` on ``cache`` (``versions_cache()``, read once by the caller). ``version``: the game's
     version the renewal follows (a commit of its log), given by ``changed``: on a ``palace_api.cache.RedisCache``
-    the game's token is then written only over an older version's (``RedisCache.set_newer``), and once written
-    this process may answer that token's game view from what it committed
+    the game's token is then written with that version (``RedisCache.set_newer``), and if no newer version had
+    renewed it first, this process may answer that token's game view from what it committed
     (``games.selectors.state.remember_token``). ``publish``: (channel, message) to PUBLISH after the tokens in the
     same round trip, given only with ``version`` on a ``RedisCache`` (``changed`` checks); ``False`` then means
     neither may have been done."""
@@ -73,7 +73,7 @@ def _renew(
 
 def changed(*, game_id: int, version: int, players: Iterable[int | None]) -> None:
     """What each commit of game ``game_id`` (now at ``version``) owes Redis, in this order: new tokens for the game
-    and ``players`` (``views_changed``; the game's only over an older version's), then the live streams' announce
+    and ``players`` (``views_changed``; the game's with its version), then the live streams' announce
     (``games.services.fanout``), so that whoever hears the announce and asks again gets the new tags. One round trip
     when the shared cache can publish to the streams' Redis server (``fanout.reached_by``), else one each. Never
     raises; each failure is logged."""

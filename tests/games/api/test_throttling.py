@@ -62,7 +62,13 @@ def test_cache_defaults_to_the_per_process_memory_cache() -> None:
 def test_cache_url_names_redis() -> None:
     cache = read_cache(make_env({"CACHE_URL": "redis://127.0.0.1:6379/1"}))
     # Django's backend with one Redis client per process (palace_api/cache.py).
-    assert cache == {"BACKEND": "palace_api.cache.RedisCache", "LOCATION": "redis://127.0.0.1:6379/1"}
+    assert cache == {"BACKEND": "palace_api.cache.RedisCache", "LOCATION": "redis://127.0.0.1:6379/1", "KEY_PREFIX": ""}
+
+
+def test_cache_key_prefix_begins_every_key() -> None:
+    """Two installations on one Redis database: CACHE_KEY_PREFIX keeps their games' keys apart."""
+    cache = read_cache(make_env({"CACHE_URL": "redis://127.0.0.1:6379/1", "CACHE_KEY_PREFIX": "staging"}))
+    assert cache["KEY_PREFIX"] == "staging"
 
 
 def test_num_proxies_defaults_to_zero_so_x_forwarded_for_is_not_trusted() -> None:

@@ -3,7 +3,7 @@
 whenever the memory cannot vouch for the version the game's token names.
 
 Run against the suite's Redis (``CELERY_BROKER_URL``; ``.ci/run`` sets one): the memory is used only with the
-project's Redis cache, whose renewal writes a game's token only over an older version's.
+project's Redis cache, whose renewal says whether its version was the newest.
 """
 
 from __future__ import annotations

@@ -165,21 +165,40 @@ def test_a_redis_failure_rests_the_announces_and_raises_nothing(shared_cache, mo
     assert not fanout.announce(game_id=game, version=4, players=[1])
 
 
-def test_a_renewal_that_lands_late_leaves_the_later_token(shared_cache, listener):
+def test_a_renewal_that_lands_late_replaces_the_token_but_is_not_taken_for_the_later_version(shared_cache, listener):
     """Given the renewal of version 8 landed, when the renewal of version 7 (committed before it) lands after it,
-    then the game keeps version 8's token, the players' tokens and the announce are written anyway, and this
-    process does not take the game's token for its own commit of version 7."""
+    then the game gets a new token all the same (no tag read before it stays current), Redis keeps version 8, the
+    players' tokens and the announce are written, and this process does not take the new token for its own commit
+    (of 7 or of 8): its view is read from the database until the next renewal."""
     game, player = _game(), 11
     changed(game_id=game, version=8, players=[player])
     token_8 = shared_cache.get(game_key(game))
     changed(game_id=game, version=7, players=[player])
-    assert shared_cache.get(game_key(game)) == token_8
-    assert shared_cache.get(turns_key(player)) != token_8, "the player's turns are renewed whatever the version"
+    token_7 = shared_cache.get(game_key(game))
+    assert token_7 not in (None, token_8)
+    assert shared_cache.get(game_version_key(game)) == 8
+    assert shared_cache.get(turns_key(player)) == token_7, "the player's turns are renewed whatever the version"
     assert [heard["version"] for heard in listener(game)] == [8, 7]
-    assert state._tokens[game][:2] == (token_8, 8)
+    assert state._tokens[game][:2] == (token_8, 8), "the token of 7 is nobody's commit"
     changed(game_id=game, version=9, players=[player])
-    assert shared_cache.get(game_key(game)) not in (None, token_8)
+    assert shared_cache.get(game_key(game)) not in (None, token_8, token_7)
     assert state._tokens[game][:2] == (shared_cache.get(game_key(game)), 9)
+
+
+def test_a_redis_that_outlived_its_database_still_makes_every_tag_stale(shared_cache):
+    """Given Redis holding version 150 of a game from a database since restored or reset (the game's id now names a
+    game at version 3), when each of the new game's commits is renewed, then each one replaces the game's token, so
+    a tag handed out before it is stale (no 304 answers a game that moved), and none is taken for the newest
+    version while Redis holds the old one."""
+    game = _game()
+    changed(game_id=game, version=150, players=[])
+    tokens = []
+    for version in (3, 4, 5):
+        changed(game_id=game, version=version, players=[])
+        tokens.append(shared_cache.get(game_key(game)))
+        assert state._tokens[game][1] == 150, "not taken for the newest"
+    assert len(set(tokens)) == 3 and None not in tokens
+    assert shared_cache.get(game_version_key(game)) == 150
 
 
 def test_a_token_lost_with_the_cache_is_written_again(shared_cache):

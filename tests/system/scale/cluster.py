@@ -93,6 +93,9 @@ def cluster(*, webs: int = 2) -> Iterator[list[Node]]:
     home = Path(tempfile.mkdtemp(prefix="palace-scale-"))
     env = {
         "CACHE_URL": broker,
+        # Keys of this cluster's own: the fresh database's games reuse earlier runs' ids, whose versions Redis may
+        # still hold (README, CACHE_KEY_PREFIX).
+        "CACHE_KEY_PREFIX": f"scale-{uuid.uuid4().hex[:12]}",
         "STREAMS_REDIS_URL": broker,
         "DATABASE_POOL_MAX_SIZE": "10",
         "STREAMS_HEARTBEAT_SECONDS": "2",
