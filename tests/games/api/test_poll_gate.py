@@ -286,14 +286,16 @@ def django_headers(response: Any) -> dict[bytes, bytes]:
 
 
 @pytest.fixture
-def committed(alice, make_player, django_capture_on_commit_callbacks):
+def committed(alice, make_player, make_staff, django_capture_on_commit_callbacks):
     """A heads-up match of alice and bob in which this process has just committed a decision (its view version
-    token written after the commit), alice having read the game before; and carol, who does not sit at it.
+    token written after the commit), alice having read the game before; carol, who does not sit at it; and staff.
     Returns (table, {name: token}, {name: client})."""
     _, alice_token, alice_client = alice
     tokens, clients = {"alice": alice_token}, {"alice": alice_client}
+    _, tokens["staff"] = make_staff()
     for name in ("bob", "carol"):
         _, tokens[name] = make_player(name)
+    for name in ("bob", "carol", "staff"):
         clients[name] = APIClient()
         clients[name].credentials(HTTP_AUTHORIZATION=f"Token {tokens[name]}")
     with django_capture_on_commit_callbacks(execute=True):
@@ -305,19 +307,20 @@ def committed(alice, make_player, django_capture_on_commit_callbacks):
 
 
 def test_the_gate_serves_a_view_it_has_just_committed_as_django_does(committed):
-    """Given a decision this process just committed, when alice, bob (seated) and carol (a spectator) GET the game
-    view, then after one answer from Django (whose headers the gate keeps), the gate answers each of them with the
-    very body and headers Django gives that caller: each viewer's own view, never another's."""
+    """Given a decision this process just committed, when alice, bob (seated), carol (a spectator) and staff GET the
+    game view, then after one answer from Django (whose headers the gate keeps), the gate answers each of them with
+    the very body and headers Django gives that caller: each viewer's own view, never another's."""
     table, tokens, clients = committed
     url = table.url()
-    expected = {name: clients[name].get(url) for name in ("alice", "bob", "carol")}
-    assert len({answer.content for answer in expected.values()}) == 3, "three viewers, three views"
+    viewers = ("alice", "bob", "carol", "staff")
+    expected = {name: clients[name].get(url) for name in viewers}
+    assert len({answer.content for answer in expected.values()}) == 4, "four viewers, four views"
     django = Replay(expected["alice"])
     gate = PollGate(django)
-    first, *served = gets(gate, url, tokens["alice"], tokens["alice"], tokens["bob"], tokens["carol"])
+    first, *served = gets(gate, url, tokens["alice"], *(tokens[name] for name in viewers))
     assert django.calls == 1, "the first request taught the gate Django's headers; the rest it answered"
     assert first[2] == expected["alice"].content
-    for (status, headers, body), name in zip(served, ("alice", "bob", "carol"), strict=True):
+    for (status, headers, body), name in zip(served, viewers, strict=True):
         assert (status, body) == (200, expected[name].content), name
         assert headers == django_headers(expected[name]), name
 
