@@ -330,8 +330,10 @@ class PollGate:
         return learn
 
     def _gate(self) -> Any:
-        """The shared cache if the gate may use Redis now, else ``None``."""
+        """The shared cache if the gate may use Redis now, else ``None`` (no gate, or Redis quiet after an error)."""
         if self._cache is _UNSET:
+            # Once per process: Django's ``caches[...]`` makes a new cache object in each request's context, which
+            # cost a gate's answer more than its own work (the gate only needs the cache's key function).
             self._cache = _gate_cache()
         if self._cache is None or time.monotonic() < self._quiet_until:
             return None
@@ -347,12 +349,8 @@ class PollGate:
     async def _current(self, question: Question) -> bool:
         """Whether the tag's version token is current and the caller's API token holds a pass for one of its
         marks. ``False`` on any doubt: no gate, Redis quiet after an error, or failing now."""
-        if self._cache is _UNSET:
-            # Once per process: Django's ``caches[...]`` makes a new cache object in each request's context, which
-            # cost a gate's answer more than its own work (the gate only needs the cache's key function).
-            self._cache = _gate_cache()
-        cache = self._cache
-        if cache is None or time.monotonic() < self._quiet_until:
+        cache = self._gate()
+        if cache is None:
             return False
         keys = cache.make_key(question.key), cache.make_key(pass_key(question.token))
         try:
