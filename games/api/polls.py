@@ -281,17 +281,10 @@ class PollGate:
         user = remembered_user(ask.token)
         if user is None:
             return False
-        cache = self._gate()
-        if cache is None:
+        values = await self._values((game_key(ask.game_id),))
+        if values is None or values[0] is None:
             return False
-        try:
-            (held,) = await self._read((cache.make_key(game_key(ask.game_id)),))
-        except Exception:  # any Redis or socket error: Django answers
-            self._quiet_until = time.monotonic() + QUIET_AFTER_ERROR
-            logger.warning("poll gate: Redis unavailable, game views go through Django", exc_info=True)
-            return False
-        if held is None:
-            return False
+        held = values[0]
         started = time.perf_counter()
         version = _SERIALIZER.loads(held)
         game = game_as_committed(ask.game_id, version)
@@ -320,8 +313,8 @@ class PollGate:
         async def learn(message: MutableMapping[str, Any]) -> None:
             if message["type"] == "http.response.start" and message["status"] == 200:
                 headers = [(name.lower(), value) for name, value in message.get("headers", ())]
-                names = {name for name, _ in headers}
-                if b"set-cookie" not in names and dict(headers).get(b"content-type") == b"application/json":
+                found = dict(headers)
+                if b"set-cookie" not in found and found.get(b"content-type") == b"application/json":
                     if len(self._learned) >= LEARNED_SHAPES:
                         self._learned.clear()
                     self._learned[ask.shape] = [(n, v) for n, v in headers if n not in _NOT_LEARNED]
@@ -349,19 +342,25 @@ class PollGate:
     async def _current(self, question: Question) -> bool:
         """Whether the tag's version token is current and the caller's API token holds a pass for one of its
         marks. ``False`` on any doubt: no gate, Redis quiet after an error, or failing now."""
+        values = await self._values((question.key, pass_key(question.token)))
+        if values is None or None in values:
+            return False
+        version, held = values
+        return _SERIALIZER.loads(version) == question.version and _SERIALIZER.loads(held) in question.marks
+
+    async def _values(self, names: tuple[str, ...]) -> list[Any] | None:
+        """The cache's values (as stored) of the keys ``names``, read by this process's next MGET (``_read``), or
+        ``None`` when the gate may not ask Redis now (``_gate``) or the read failed: then the gate rests for
+        ``QUIET_AFTER_ERROR`` seconds and Django answers, as without the gate."""
         cache = self._gate()
         if cache is None:
-            return False
-        keys = cache.make_key(question.key), cache.make_key(pass_key(question.token))
+            return None
         try:
-            version, held = await self._read(keys)
-        except Exception:  # any Redis or socket error: Django answers, as without the gate
+            return await self._read(tuple(cache.make_key(name) for name in names))
+        except Exception:  # any Redis or socket error
             self._quiet_until = time.monotonic() + QUIET_AFTER_ERROR
-            logger.warning("poll gate: Redis unavailable, polls go through Django", exc_info=True)
-            return False
-        if version is None or held is None:
-            return False
-        return _SERIALIZER.loads(version) == question.version and _SERIALIZER.loads(held) in question.marks
+            logger.warning("poll gate: Redis unavailable, polls and game views go through Django", exc_info=True)
+            return None
 
     async def _read(self, keys: tuple[str, ...]) -> list[Any]:
         """The values at ``keys``, from this process's next MGET: one MGET is on its way to Redis at a time, and
