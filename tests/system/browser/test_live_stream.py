@@ -8,19 +8,17 @@ Redis as deployed (a private Redis: the Celery broker and the streams' fan-out).
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
 import httpx
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
-from tests.servers import ROOT
+from tests.servers import CeleryWorker
 from tests.system.browser.conftest import sign_up
 from tests.system.browser.play import SHOWN_AT, Latest, Record, catch_up, play_against_bot, version
 from tests.system.faults.servers import PrivateRedis
@@ -33,43 +31,55 @@ OFFLINE_SECONDS = 5
 
 
 class Site:
-    """uvicorn and one Celery worker (solo) over a private SQLite file and the broker of ``env``."""
+    """uvicorn and one Celery worker (solo) over a private SQLite file and the broker of ``env``; the worker is
+    ready (its log says so) before any test starts, so that no wait of a test for the bot's answer (20 s each)
+    includes the worker's start, which a loaded machine slows down."""
 
     def __init__(self, home: Any, **env: str) -> None:
         self.web = LiveServer(home, WEB_POLL_SECONDS="30", THROTTLE_LOGIN="none", **env)
         self.url = f"http://127.0.0.1:{self.web.port}"
-        self.log = (home / "worker.log").open("ab")  # beside uvicorn's, for whoever reads a failure
-        self.worker = subprocess.Popen(  # noqa: S603  (our own fixed command)
-            [sys.executable, "-m", "celery", "-A", "palace_api", "worker", "-P", "solo", "-l", "WARNING"]
-            + ["-n", f"browser-{self.web.port}@%h"],
-            cwd=ROOT,
-            env=self.web.env,
-            stdout=self.log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+        # Its log beside uvicorn's, for whoever reads a failure.
+        self.worker = CeleryWorker(env=self.web.env, home=home, name="browser", pool="solo")
+        try:
+            self.worker.start()
+        except BaseException:
+            self.web.close()
+            raise
 
     def close(self) -> None:
-        if self.worker.poll() is None:
-            os.killpg(self.worker.pid, signal.SIGKILL)
-            self.worker.wait(timeout=10)
-        self.log.close()
+        self.worker.kill()
         self.web.close()
+
+    @contextmanager
+    def logs_on_failure(self) -> Iterator[None]:
+        """A failure inside the block (an assertion, a wait of the page that timed out) raised again with the
+        worker's and uvicorn's last lines, which say whether the bot's answer was taken, late or refused."""
+        try:
+            yield
+        except (AssertionError, PlaywrightError) as error:
+            raise AssertionError(
+                f"{error}\n--- the worker's log:\n{self.worker.log(3000)}\n--- uvicorn's log:\n{self.web.log()}"
+            ) from error
 
 
 @pytest.fixture(scope="module", params=["embedded", "redis"])
-def server(request, tmp_path_factory) -> Iterator[str]:
-    """The site under uvicorn with a worker, on the embedded broker or on Redis, shared by this module's tests
-    (overrides the live server of conftest.py, which the ``browser`` fixture uses)."""
+def site(request, tmp_path_factory) -> Iterator[Site]:
+    """The site under uvicorn with a worker, on the embedded broker or on Redis, shared by this module's tests."""
     redis = PrivateRedis() if request.param == "redis" else None
     env = {"CELERY_BROKER_URL": redis.url, "STREAMS_REDIS_URL": redis.url} if redis else {}
     site = Site(tmp_path_factory.mktemp(f"site-{request.param}"), **env)
     try:
-        yield site.url
+        yield site
     finally:
         site.close()
         if redis is not None:
             redis.stop()
+
+
+@pytest.fixture(scope="module")
+def server(site) -> str:
+    """The site's root (overrides the live server of conftest.py, which the ``browser`` fixture uses)."""
+    return site.url
 
 
 class Api:
@@ -132,7 +142,7 @@ def _player(browser: Any, server: str, name: str) -> tuple[Any, Any, Api]:
     return context, page, Api(page, server)
 
 
-def test_the_streamed_page_keeps_up_with_a_bot_answering_at_once_200_times(server, browser):
+def test_the_streamed_page_keeps_up_with_a_bot_answering_at_once_200_times(site, server, browser):
     """Given a person plays the basic bot with the page following the stream, when the bot answers each decision
     at once, 200 times in a row, then each time the page shows the server's version within 3 s of its writing."""
     _, page, api = _player(browser, server, "ines")
@@ -143,7 +153,8 @@ def test_the_streamed_page_keeps_up_with_a_bot_answering_at_once_200_times(serve
         game_id = api.bot_game()
         page.goto(f"{server}/games/{game_id}/")
         page.wait_for_selector("html[data-live=stream]")
-        play_against_bot(page, api.latest(game_id), answers=ANSWERS, record=record)
+        with site.logs_on_failure():
+            play_against_bot(page, api.latest(game_id), answers=ANSWERS, record=record)
     assert page.get_attribute("html", "data-live") in ("stream", "off")
     print(f"stream: {record.summary()} in {time.monotonic() - started:.0f} s")
 
